@@ -1,0 +1,120 @@
+/**
+ * Configuration read once from the environment. A bad value stops the start
+ * with one line naming the variable, so operators never chase a stack trace.
+ */
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+export interface Config {
+  port: number;
+  baseUrl: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  /** Raw APP_KEY; embedded mode may leave it null and let the data dir provide one. */
+  appKey: string | null;
+  dataDir: string;
+  aiBaseUrl: string | null;
+  seedFile: string | null;
+  demo: boolean;
+  logLevel: LogLevel;
+  trustedProxies: string[];
+  crawlAllowPrivate: boolean;
+  workerConcurrency: number;
+  hostname: string;
+}
+
+/** Thrown for an unusable variable; main prints `message` alone and exits 1. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(env: Env): number {
+  const raw = env.PORT;
+  if (raw === undefined || raw === "") return 8080;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseUrl(name: string, raw: string | undefined, schemes: string[]): string | null {
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: "${redact(raw)}"`);
+  }
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${schemes.join(" or ")}, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+/** Hide credentials in a URL before it reaches an error line. */
+function redact(raw: string): string {
+  return raw.replace(/\/\/[^@/]*@/, "//***@");
+}
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
+  if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true/false), got "${raw}"`);
+}
+
+/** APP_KEY is 32 bytes, given as base64 (optionally prefixed `base64:`) or 64 hex digits. */
+export function decodeAppKey(raw: string): Uint8Array {
+  const body = raw.startsWith("base64:") ? raw.slice(7) : raw;
+  if (/^[0-9a-fA-F]{64}$/.test(body)) {
+    return Uint8Array.from(body.match(/../g)!.map((h) => parseInt(h, 16)));
+  }
+  try {
+    const bytes = Uint8Array.from(atob(body), (c) => c.charCodeAt(0));
+    if (bytes.length === 32) return bytes;
+  } catch { /* fall through to the error below */ }
+  throw new ConfigError("APP_KEY must be 32 bytes as base64 (base64:...) or 64 hex digits");
+}
+
+export function loadConfig(env: Env = Deno.env.toObject()): Config {
+  const port = parsePort(env);
+  const databaseUrl = parseUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]);
+  const redisUrl = parseUrl("REDIS_URL", env.REDIS_URL, ["redis:", "rediss:"]);
+  const baseUrl = parseUrl("BASE_URL", env.BASE_URL, ["http:", "https:"]) ??
+    `http://localhost:${port}`;
+  const aiBaseUrl = parseUrl("AI_BASE_URL", env.AI_BASE_URL, ["http:", "https:"]);
+  const appKey = env.APP_KEY ? env.APP_KEY : null;
+  if (appKey) decodeAppKey(appKey);
+  if (databaseUrl && !appKey) {
+    throw new ConfigError("APP_KEY is required when DATABASE_URL is set");
+  }
+  const logLevel = (env.LOG_LEVEL || "info").toLowerCase();
+  if (!["debug", "info", "warn", "error", "silent"].includes(logLevel)) {
+    throw new ConfigError(
+      `LOG_LEVEL must be one of debug, info, warn, error, silent, got "${env.LOG_LEVEL}"`,
+    );
+  }
+  const concurrency = Number(env.WORKER_CONCURRENCY ?? "2");
+  if (!Number.isInteger(concurrency) || concurrency < 0 || concurrency > 64) {
+    throw new ConfigError(
+      `WORKER_CONCURRENCY must be an integer from 0 to 64, got "${env.WORKER_CONCURRENCY}"`,
+    );
+  }
+  return {
+    port,
+    hostname: env.HOST || "0.0.0.0",
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    databaseUrl,
+    redisUrl,
+    appKey,
+    dataDir: env.DATA_DIR || "./data",
+    aiBaseUrl: aiBaseUrl?.replace(/\/+$/, "") ?? null,
+    seedFile: env.SEED_FILE || null,
+    demo: parseBool("DEMO", env.DEMO, databaseUrl === null),
+    logLevel: logLevel as LogLevel,
+    trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    crawlAllowPrivate: parseBool("CRAWL_ALLOW_PRIVATE", env.CRAWL_ALLOW_PRIVATE, false),
+    workerConcurrency: concurrency,
+  };
+}

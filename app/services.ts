@@ -1,0 +1,64 @@
+/**
+ * Opens everything the server needs, in order: data dir, database (embedded
+ * or DATABASE_URL), migrations, Kv (Redis or in-process), keys, seed, demo.
+ */
+import type { Config } from "./config.ts";
+import type { AppDeps } from "./deps.ts";
+import { createLogger } from "./logger.ts";
+import { resolveAppKey } from "./app_key.ts";
+import { createEventBus } from "./event_bus.ts";
+import { openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import { createMemoryKv } from "../kv/memory_kv.ts";
+import { createRedisKv } from "../kv/redis_kv.ts";
+import { importAppKey } from "../domain/auth/secrets.ts";
+import { applySeed } from "../domain/seed/apply_seed.ts";
+import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
+
+export interface Services {
+  deps: AppDeps;
+  demo: DemoCredentials | null;
+  close(): Promise<void>;
+}
+
+export async function openServices(config: Config, clock: () => Date = () => new Date()): Promise<
+  Services
+> {
+  const log = createLogger(config.logLevel);
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const { applied, vector } = await migrate(db.sql);
+    db.vector = vector;
+    if (applied.length) log.info("migrations applied", { applied });
+    const kv = config.redisUrl ? await createRedisKv(config.redisUrl) : createMemoryKv();
+    const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
+    const deps: AppDeps = {
+      config,
+      db,
+      sql: db.sql,
+      kv,
+      log,
+      bus: createEventBus(kv),
+      appKey,
+      clock,
+    };
+    if (config.seedFile) {
+      const raw = JSON.parse(await Deno.readTextFile(config.seedFile));
+      const report = await applySeed({ sql: db.sql, appKey, now: clock() }, raw);
+      log.info("seed applied", { file: config.seedFile, workspaces: report.workspaces.length });
+    }
+    const demo = config.demo ? await ensureDemo({ sql: db.sql, appKey, now: clock() }) : null;
+    return {
+      deps,
+      demo,
+      close: async () => {
+        await kv.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * Background workers started with the server and stopped on shutdown.
+ * Each surface's workers (indexing jobs, presence sweeps) are listed here.
+ */
+import type { AppDeps } from "./deps.ts";
+
+export interface Worker {
+  name: string;
+  stop(): Promise<void>;
+}
+
+export type WorkerFactory = (deps: AppDeps) => Worker;
+
+const FACTORIES: WorkerFactory[] = [];
+
+export function startWorkers(deps: AppDeps): Worker[] {
+  return FACTORIES.map((start) => start(deps));
+}

@@ -1,0 +1,98 @@
+/** chatbots: one row per bot, scoped by workspace. */
+import type { Executor } from "./client.ts";
+
+export interface ChatbotRow {
+  id: number;
+  workspace_id: number;
+  public_key: string;
+  name: string;
+  role: string;
+  provider: string;
+  model: string;
+  is_active: boolean;
+  persona: string;
+  instructions: string;
+  welcome_message: string | null;
+  branding: Record<string, unknown>;
+  language: string;
+  created_at: Date;
+}
+
+export interface ChatbotWithCounts extends ChatbotRow {
+  knowledge_sources: number;
+  conversations: number;
+}
+
+export async function listChatbots(sql: Executor, workspaceId: number): Promise<ChatbotWithCounts[]> {
+  return await sql<ChatbotWithCounts[]>`
+    SELECT b.*,
+      (SELECT count(*)::int FROM knowledge_sources k
+        WHERE k.chatbot_id = b.id AND k.parent_id IS NULL) AS knowledge_sources,
+      (SELECT count(*)::int FROM conversations c WHERE c.chatbot_id = b.id) AS conversations
+      FROM chatbots b
+     WHERE b.workspace_id = ${workspaceId}
+     ORDER BY b.id`;
+}
+
+export async function findChatbotByKey(
+  sql: Executor,
+  workspaceId: number,
+  publicKey: string,
+): Promise<ChatbotWithCounts | null> {
+  const [row] = await sql<ChatbotWithCounts[]>`
+    SELECT b.*,
+      (SELECT count(*)::int FROM knowledge_sources k
+        WHERE k.chatbot_id = b.id AND k.parent_id IS NULL) AS knowledge_sources,
+      (SELECT count(*)::int FROM conversations c WHERE c.chatbot_id = b.id) AS conversations
+      FROM chatbots b
+     WHERE b.workspace_id = ${workspaceId} AND b.public_key = ${publicKey}`;
+  return row ?? null;
+}
+
+/** Public lookup for the widget: the key alone identifies the workspace. */
+export async function findActiveChatbotByPublicKey(
+  sql: Executor,
+  publicKey: string,
+): Promise<ChatbotRow | null> {
+  const [row] = await sql<ChatbotRow[]>`
+    SELECT b.* FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
+     WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
+  return row ?? null;
+}
+
+export interface ChatbotInput {
+  name: string;
+  publicKey: string;
+  role: string;
+  provider: string;
+  model: string;
+  isActive: boolean;
+  persona: string;
+  instructions: string;
+  welcomeMessage: string | null;
+  branding: Record<string, unknown>;
+  language?: string;
+}
+
+/** Insert or update by public key (seeding is keyed on it). */
+export async function upsertChatbot(
+  sql: Executor,
+  workspaceId: number,
+  b: ChatbotInput,
+): Promise<ChatbotRow> {
+  const [row] = await sql<ChatbotRow[]>`
+    INSERT INTO chatbots (workspace_id, public_key, name, role, provider, model, is_active,
+                          persona, instructions, welcome_message, branding, language)
+    VALUES (${workspaceId}, ${b.publicKey}, ${b.name}, ${b.role}, ${b.provider}, ${b.model},
+            ${b.isActive}, ${b.persona}, ${b.instructions}, ${b.welcomeMessage},
+            ${sql.json(b.branding as never)}, ${b.language ?? "english"})
+    ON CONFLICT (public_key) DO UPDATE SET name = EXCLUDED.name, role = EXCLUDED.role,
+      provider = EXCLUDED.provider, model = EXCLUDED.model, is_active = EXCLUDED.is_active,
+      persona = EXCLUDED.persona, instructions = EXCLUDED.instructions,
+      welcome_message = EXCLUDED.welcome_message, branding = EXCLUDED.branding,
+      language = EXCLUDED.language
+    WHERE chatbots.workspace_id = EXCLUDED.workspace_id
+    RETURNING *`;
+  if (!row) throw new Error(`public key ${b.publicKey} belongs to another workspace`);
+  return row;
+}

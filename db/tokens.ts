@@ -1,0 +1,149 @@
+/** access_tokens: bearer credentials, the secret kept only as SHA-256. */
+import type { Executor } from "./client.ts";
+
+export type Ability = "api" | "portal" | "agent";
+
+export interface TokenAuthRow {
+  token_id: number;
+  secret_hash: string;
+  ability: Ability;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  device_name: string | null;
+  token_created_at: Date;
+  user_id: number;
+  user_name: string;
+  user_email: string;
+  user_role: "owner" | "administrator" | "agent" | "viewer";
+  user_suspended: boolean;
+  user_avatar_url: string | null;
+  workspace_id: number;
+  workspace_name: string;
+  workspace_slug: string;
+  workspace_suspended: boolean;
+  portal_enabled: boolean;
+  plan_code: string;
+  plan_name: string;
+}
+
+const AUTH_SELECT = `
+    SELECT t.id AS token_id, t.secret_hash, t.ability, t.expires_at, t.revoked_at,
+           t.last_used_at, t.device_name, t.created_at AS token_created_at,
+           u.id AS user_id, u.name AS user_name, u.email AS user_email, u.role AS user_role,
+           u.suspended AS user_suspended, u.avatar_url AS user_avatar_url,
+           w.id AS workspace_id, w.name AS workspace_name, w.slug AS workspace_slug,
+           w.suspended AS workspace_suspended, w.portal_enabled,
+           p.code AS plan_code, p.name AS plan_name
+      FROM access_tokens t
+      JOIN users u ON u.id = t.user_id
+      JOIN workspaces w ON w.id = t.workspace_id
+      JOIN plans p ON p.id = w.plan_id`;
+
+/**
+ * Token with its user and workspace, in one round trip. Not workspace-scoped:
+ * this is how a request learns its workspace.
+ */
+export async function findTokenForAuth(sql: Executor, id: number): Promise<TokenAuthRow | null> {
+  const [row] = await sql.unsafe<TokenAuthRow[]>(`${AUTH_SELECT} WHERE t.id = $1`, [id]);
+  return row ?? null;
+}
+
+/** Lookup for bare seeded tokens, which carry no id. */
+export async function findTokenByHashForAuth(
+  sql: Executor,
+  hash: string,
+): Promise<TokenAuthRow | null> {
+  const [row] = await sql.unsafe<TokenAuthRow[]>(
+    `${AUTH_SELECT} WHERE t.secret_hash = $1 ORDER BY t.id LIMIT 1`,
+    [hash],
+  );
+  return row ?? null;
+}
+
+export async function insertToken(
+  sql: Executor,
+  t: {
+    workspaceId: number;
+    userId: number;
+    name: string;
+    ability: Ability;
+    secretHash: string;
+    expiresAt: Date;
+    deviceName?: string | null;
+  },
+): Promise<number> {
+  const [row] = await sql<{ id: number }[]>`
+    INSERT INTO access_tokens (workspace_id, user_id, name, ability, secret_hash, expires_at, device_name)
+    VALUES (${t.workspaceId}, ${t.userId}, ${t.name}, ${t.ability}, ${t.secretHash},
+            ${t.expiresAt}, ${t.deviceName ?? null})
+    RETURNING id`;
+  return row!.id;
+}
+
+/** Insert with a chosen id (a seeded `<id>|<secret>` token), keeping the sequence ahead. */
+export async function insertTokenWithId(
+  sql: Executor,
+  id: number,
+  t: Parameters<typeof insertToken>[1],
+): Promise<void> {
+  await sql`
+    INSERT INTO access_tokens (id, workspace_id, user_id, name, ability, secret_hash, expires_at, device_name)
+    VALUES (${id}, ${t.workspaceId}, ${t.userId}, ${t.name}, ${t.ability}, ${t.secretHash},
+            ${t.expiresAt}, ${t.deviceName ?? null})`;
+  await sql`SELECT setval(pg_get_serial_sequence('access_tokens', 'id'),
+                          GREATEST((SELECT max(id) FROM access_tokens), 1))`;
+}
+
+export async function findTokenByName(
+  sql: Executor,
+  workspaceId: number,
+  userId: number,
+  name: string,
+): Promise<{ id: number; expires_at: Date } | null> {
+  const [row] = await sql<{ id: number; expires_at: Date }[]>`
+    SELECT id, expires_at FROM access_tokens
+     WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND name = ${name}
+     ORDER BY id LIMIT 1`;
+  return row ?? null;
+}
+
+export async function updateTokenSecret(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  t: { secretHash: string; ability: Ability; expiresAt: Date },
+): Promise<void> {
+  await sql`
+    UPDATE access_tokens
+       SET secret_hash = ${t.secretHash}, ability = ${t.ability}, expires_at = ${t.expiresAt}
+     WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}
+
+export async function countActiveTokens(
+  sql: Executor,
+  workspaceId: number,
+  userId: number,
+  ability: Ability,
+  now: Date,
+): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM access_tokens
+     WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ability = ${ability}
+       AND revoked_at IS NULL AND expires_at > ${now}`;
+  return row!.n;
+}
+
+export async function touchToken(sql: Executor, id: number, now: Date): Promise<void> {
+  await sql`UPDATE access_tokens SET last_used_at = ${now} WHERE id = ${id}`;
+}
+
+export async function revokeToken(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  now: Date,
+): Promise<void> {
+  await sql`UPDATE access_tokens SET revoked_at = ${now}
+             WHERE workspace_id = ${workspaceId} AND id = ${id} AND revoked_at IS NULL`;
+}

@@ -1,0 +1,75 @@
+/**
+ * Domain errors are values with a kind. Domain code throws them; the doors map
+ * each kind to one HTTP status in `routers/doors/http_errors.ts`, nowhere else.
+ */
+
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Missing record or another workspace's record: indistinguishable by design (404). */
+export class NotFound extends DomainError {
+  constructor(message = "Not found.") {
+    super(message);
+  }
+}
+
+/** Authenticated but not allowed (403). */
+export class Forbidden extends DomainError {
+  constructor(message = "This action is unauthorized.") {
+    super(message);
+  }
+}
+
+/** Missing, malformed, expired or revoked credentials (401). */
+export class Unauthenticated extends DomainError {
+  constructor(message = "Unauthenticated.") {
+    super(message);
+  }
+}
+
+/** A field-level validation or business-rule refusal (422). `extra` joins the body. */
+export class Invalid extends DomainError {
+  constructor(
+    message: string,
+    public readonly errors: FieldErrors = {},
+    public readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+
+  static field(field: string, reason: string): Invalid {
+    return new Invalid(reason, { [field]: [reason] });
+  }
+}
+
+/** The request conflicts with current state (409). */
+export class Conflict extends DomainError {}
+
+/** Monthly quota, rate limit or lockout (429); `retryAfter` in seconds. */
+export class QuotaExceeded extends DomainError {
+  constructor(message: string, public readonly retryAfter: number | null = null) {
+    super(message);
+  }
+}
+
+/** The AI provider could not be reached, refused the key, or none is stored (502). */
+export class ProviderUnavailable extends DomainError {
+  constructor(
+    message =
+      "The AI provider could not be reached. Check the provider key configured for the workspace.",
+  ) {
+    super(message);
+  }
+}
+
+/** A capability the server was not configured for, e.g. push without VAPID keys (503). */
+export class NotConfigured extends DomainError {}
+
+/** The action failed on our side and nothing was saved, so a retry is safe (500). */
+export class ServerFault extends DomainError {}

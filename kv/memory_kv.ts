@@ -1,0 +1,83 @@
+/** In-process Kv for a single instance without Redis. */
+import type { Counter, Kv, Unsubscribe } from "./kv.ts";
+
+interface Entry {
+  count: number;
+  expiresAt: number;
+}
+
+export function createMemoryKv(now: () => number = Date.now): Kv {
+  const counters = new Map<string, Entry>();
+  const locks = new Map<string, number>();
+  const channels = new Map<string, Set<(m: string) => void>>();
+
+  const live = (key: string): Entry | undefined => {
+    const e = counters.get(key);
+    if (e && e.expiresAt <= now()) {
+      counters.delete(key);
+      return undefined;
+    }
+    return e;
+  };
+  // Expired windows are dropped lazily, plus a periodic sweep so the map stays small.
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, e] of counters) if (e.expiresAt <= t) counters.delete(k);
+    for (const [k, until] of locks) if (until <= t) locks.delete(k);
+  }, 60_000);
+  Deno.unrefTimer(sweep);
+
+  return {
+    hit(key, windowMs): Promise<Counter> {
+      const t = now();
+      let e = live(key);
+      if (!e) {
+        e = { count: 0, expiresAt: t + windowMs };
+        counters.set(key, e);
+      }
+      e.count++;
+      return Promise.resolve({ count: e.count, resetMs: e.expiresAt - t });
+    },
+    peek(key): Promise<Counter> {
+      const e = live(key);
+      return Promise.resolve(e ? { count: e.count, resetMs: e.expiresAt - now() } : {
+        count: 0,
+        resetMs: 0,
+      });
+    },
+    del(key) {
+      counters.delete(key);
+      return Promise.resolve();
+    },
+    acquire(key, ttlMs) {
+      const t = now();
+      const until = locks.get(key);
+      if (until !== undefined && until > t) return Promise.resolve(false);
+      locks.set(key, t + ttlMs);
+      return Promise.resolve(true);
+    },
+    release(key) {
+      locks.delete(key);
+      return Promise.resolve();
+    },
+    publish(channel, message) {
+      for (const fn of channels.get(channel) ?? []) queueMicrotask(() => fn(message));
+      return Promise.resolve();
+    },
+    subscribe(channel, onMessage): Promise<Unsubscribe> {
+      let set = channels.get(channel);
+      if (!set) channels.set(channel, set = new Set());
+      set.add(onMessage);
+      return Promise.resolve(() => {
+        set!.delete(onMessage);
+        if (set!.size === 0) channels.delete(channel);
+        return Promise.resolve();
+      });
+    },
+    ping: () => Promise.resolve(true),
+    close() {
+      clearInterval(sweep);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Parley server entry point: read the configuration, open the services,
+ * start the workers, serve, and drain cleanly on SIGINT/SIGTERM.
+ */
+import { ConfigError, loadConfig } from "./app/config.ts";
+import { openServices } from "./app/services.ts";
+import { createHttpApp } from "./app/http_app.ts";
+import { startWorkers } from "./app/workers.ts";
+import { describeError } from "./app/logger.ts";
+import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
+
+export async function startServer(env?: Record<string, string | undefined>) {
+  const config = loadConfig(env);
+  const services = await openServices(config);
+  const workers = startWorkers(services.deps);
+  const handler = createHttpApp(services.deps);
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.hostname,
+    onListen: () => {},
+  }, handler);
+  const port = (server.addr as Deno.NetAddr).port;
+  let closing: Promise<void> | null = null;
+  const shutdown = () =>
+    closing ??= (async () => {
+      await server.shutdown(); // stops accepting, lets in-flight requests finish
+      await Promise.all(workers.map((w) => w.stop()));
+      await services.close();
+    })();
+  return { server, port, services, shutdown };
+}
+
+function banner(url: string, demo: DemoCredentials | null): string {
+  const lines = [`Parley is running at ${url}`, `  API reference: ${url}/api/docs`];
+  if (demo) {
+    lines.push(`  Demo page:     ${url}/demo`);
+    lines.push(`  Owner e-mail:  ${demo.email}`);
+    lines.push(`  Password:      ${demo.password ?? "(shown on the first start only)"}`);
+    lines.push(`  API token:     ${demo.token ?? "(shown on the first start only)"}`);
+    lines.push(`  Demo bot key:  ${demo.botKey}`);
+  }
+  const width = Math.max(...lines.map((l) => l.length)) + 2;
+  const bar = "─".repeat(width);
+  return [`┌${bar}┐`, ...lines.map((l) => `│ ${l.padEnd(width - 1)}│`), `└${bar}┘`].join("\n");
+}
+
+if (import.meta.main) {
+  try {
+    const { port, services, shutdown } = await startServer();
+    const url = services.deps.config.baseUrl.replace(`:${services.deps.config.port}`, `:${port}`);
+    console.log(banner(url, services.demo));
+    for (const sig of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(sig, async () => {
+        await shutdown();
+        Deno.exit(0);
+      });
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+    } else {
+      console.error(JSON.stringify({ level: "error", msg: "start failed", ...describeError(err) }));
+    }
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,17 @@
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+let t = performance.now();
+const a = await PGlite.create({ dataDir: "/tmp/pgt1", extensions: { vector } });
+console.log("first", performance.now() - t);
+t = performance.now();
+const dump = await a.dumpDataDir("none");
+console.log("dump", performance.now() - t, dump.size);
+t = performance.now();
+const b = await PGlite.create({ dataDir: "/tmp/pgt2", extensions: { vector } });
+console.log("second fresh", performance.now() - t);
+t = performance.now();
+const c = await PGlite.create({ dataDir: "/tmp/pgt3", extensions: { vector }, loadDataDir: dump });
+console.log("from dump", performance.now() - t);
+t = performance.now();
+const d = await PGlite.create({ extensions: { vector }, loadDataDir: dump });
+console.log("mem from dump", performance.now() - t);

@@ -1,0 +1,18 @@
+/** The per-request context every procedure receives, on both doors. */
+import type { AppDeps } from "../app/deps.ts";
+import type { Auth } from "../domain/auth/tokens.ts";
+
+export interface RequestContext {
+  deps: AppDeps;
+  req: Request;
+  /** Client address: the connection's, or X-Forwarded-For from a trusted proxy. */
+  ip: string;
+  now: Date;
+  auth: Auth | null;
+  /** Status and headers a procedure wants on its response (201, rate-limit headers). */
+  response: { status?: number; headers: Headers };
+}
+
+export function createRequestContext(deps: AppDeps, req: Request, ip: string): RequestContext {
+  return { deps, req, ip, now: deps.clock(), auth: null, response: { headers: new Headers() } };
+}

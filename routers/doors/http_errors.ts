@@ -1,0 +1,187 @@
+/**
+ * The one place where errors become HTTP: domain error kinds to statuses, zod
+ * issues to `{message, errors}` with the request's field names, and anything
+ * unexpected to a bare 500 whose detail goes to the log only.
+ */
+import { TRPCError } from "@trpc/server";
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  Invalid,
+  NotConfigured,
+  NotFound,
+  ProviderUnavailable,
+  QuotaExceeded,
+  ServerFault,
+  Unauthenticated,
+} from "../../domain/errors.ts";
+import type { FieldErrors } from "../../domain/errors.ts";
+
+export interface ErrorReply {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export function domainErrorStatus(err: DomainError): number {
+  if (err instanceof Unauthenticated) return 401;
+  if (err instanceof Forbidden) return 403;
+  if (err instanceof NotFound) return 404;
+  if (err instanceof Conflict) return 409;
+  if (err instanceof Invalid) return 422;
+  if (err instanceof QuotaExceeded) return 429;
+  if (err instanceof ProviderUnavailable) return 502;
+  if (err instanceof NotConfigured) return 503;
+  if (err instanceof ServerFault) return 500;
+  return 500;
+}
+
+const CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  422: "UNPROCESSABLE_CONTENT",
+  429: "TOO_MANY_REQUESTS",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+};
+
+export function trpcCodeForStatus(status: number): string {
+  return CODES[status] ?? "INTERNAL_SERVER_ERROR";
+}
+
+interface ZodLikeIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  origin?: string;
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+  format?: string;
+  values?: unknown[];
+  keys?: string[];
+}
+
+function fieldLabel(field: string): string {
+  const last = field.split(".").pop() ?? field;
+  return last.replace(/_/g, " ");
+}
+
+/** Laravel-style sentences: integrators of such APIs expect these. */
+function describeIssue(field: string, issue: ZodLikeIssue): string {
+  const label = fieldLabel(field);
+  switch (issue.code) {
+    case "invalid_type":
+      if (/received undefined|received null/.test(issue.message)) {
+        return `The ${label} field is required.`;
+      }
+      return `The ${label} field must be ${article(issue.expected ?? "valid value")}.`;
+    case "too_big":
+      if (issue.origin === "string") {
+        return `The ${label} field must not be greater than ${issue.maximum} characters.`;
+      }
+      if (issue.origin === "array") {
+        return `The ${label} field must not have more than ${issue.maximum} items.`;
+      }
+      return `The ${label} field must not be greater than ${issue.maximum}.`;
+    case "too_small":
+      if (issue.origin === "string") {
+        return Number(issue.minimum) <= 1
+          ? `The ${label} field is required.`
+          : `The ${label} field must be at least ${issue.minimum} characters.`;
+      }
+      if (issue.origin === "array") {
+        return `The ${label} field must have at least ${issue.minimum} items.`;
+      }
+      return `The ${label} field must be at least ${issue.minimum}.`;
+    case "invalid_value":
+      return `The selected ${label} is invalid.`;
+    case "invalid_format":
+      return `The ${label} field must be a valid ${issue.format ?? "value"}.`;
+    case "invalid_union":
+      return `The ${label} field is invalid.`;
+    default:
+      // Custom refinements carry their own sentence.
+      return issue.message;
+  }
+}
+
+function article(type: string): string {
+  if (type === "int") return "an integer";
+  if (type === "object") return "an object";
+  if (type === "array") return "an array";
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/** `{message, errors}` from the issues of a failed input parse, or null. */
+export function validationBody(err: unknown): { message: string; errors: FieldErrors } | null {
+  const cause = err instanceof TRPCError ? err.cause : err;
+  const issues = (cause as { issues?: ZodLikeIssue[] } | undefined)?.issues;
+  if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST" || !Array.isArray(issues)) {
+    return null;
+  }
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String);
+    if (issue.code === "unrecognized_keys") continue; // extra fields are ignored
+    const field = path.join(".") || "body";
+    (errors[field] ??= []).push(describeIssue(field, issue));
+  }
+  return { message: summarize(errors), errors };
+}
+
+export function summarize(errors: FieldErrors): string {
+  const all = Object.values(errors).flat();
+  if (all.length === 0) return "The given data was invalid.";
+  const more = all.length - 1;
+  return more > 0 ? `${all[0]} (and ${more} more error${more > 1 ? "s" : ""})` : all[0]!;
+}
+
+/** Find a DomainError in a TRPCError's cause chain. */
+function domainCause(err: unknown): DomainError | null {
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    if (cur instanceof DomainError) return cur;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** Map any thrown value to the wire. `onFault` receives unexpected errors for the log. */
+export function toErrorReply(err: unknown, onFault: (err: unknown) => void): ErrorReply {
+  const domain = domainCause(err);
+  if (domain) {
+    const status = domainErrorStatus(domain);
+    if (status === 500) onFault(domain);
+    const body: Record<string, unknown> = { message: domain.message };
+    if (domain instanceof Invalid) {
+      Object.assign(body, domain.extra);
+      body.errors = domain.errors;
+    }
+    const headers: Record<string, string> = {};
+    if (domain instanceof QuotaExceeded && domain.retryAfter !== null) {
+      headers["Retry-After"] = String(domain.retryAfter);
+    }
+    return { status, body, headers };
+  }
+  const validation = validationBody(err);
+  if (validation) return { status: 422, body: validation };
+  if (err instanceof TRPCError && err.code !== "INTERNAL_SERVER_ERROR") {
+    const status = ({
+      BAD_REQUEST: 400,
+      UNAUTHORIZED: 401,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      METHOD_NOT_SUPPORTED: 405,
+      CONFLICT: 409,
+      TOO_MANY_REQUESTS: 429,
+    } as Record<string, number>)[err.code] ?? 500;
+    if (status !== 500) return { status, body: { message: err.message } };
+  }
+  onFault(err);
+  return { status: 500, body: { message: "Server error." } };
+}

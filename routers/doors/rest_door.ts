@@ -1,0 +1,175 @@
+/**
+ * The REST door: every procedure with `meta.openapi` answers at its documented
+ * path and method. The route table is built once at start (trpc-to-openapi's
+ * own fetch handler rebuilds it per request, ~50x slower); procedures are then
+ * invoked directly with the merged path, query and body input.
+ */
+import type { AnyRouter } from "@trpc/server";
+import type { RequestContext } from "../context.ts";
+import type { Meta } from "../trpc.ts";
+import { type ErrorReply, toErrorReply } from "./http_errors.ts";
+
+type ProcedureFn = (opts: {
+  ctx: unknown;
+  getRawInput: () => Promise<unknown>;
+  path: string;
+  type: "query" | "mutation";
+  signal: AbortSignal | undefined;
+}) => Promise<unknown>;
+
+interface Route {
+  name: string;
+  method: string;
+  template: string;
+  /** Literal segment, or null for a `{param}` at that position. */
+  segments: (string | null)[];
+  params: string[];
+  type: "query" | "mutation";
+  call: ProcedureFn;
+}
+
+export interface RestMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export type RestLookup =
+  | { kind: "match"; match: RestMatch }
+  | { kind: "method"; allow: string[] }
+  | { kind: "none" };
+
+export class RestRouteTable {
+  private byLength = new Map<number, Route[]>();
+
+  constructor(router: AnyRouter) {
+    const procedures = router._def.procedures as Record<
+      string,
+      ProcedureFn & { _def: { meta?: Meta; type: "query" | "mutation" } }
+    >;
+    const routes: Route[] = [];
+    for (const [name, proc] of Object.entries(procedures)) {
+      const openapi = proc._def.meta?.openapi;
+      if (!openapi || openapi.enabled === false) continue;
+      const parts = openapi.path.split("/").filter(Boolean);
+      routes.push({
+        name,
+        method: openapi.method,
+        template: openapi.path,
+        segments: parts.map((p) => (p.startsWith("{") ? null : p)),
+        params: parts.filter((p) => p.startsWith("{")).map((p) => p.slice(1, -1)),
+        type: proc._def.type,
+        call: proc,
+      });
+    }
+    // Literal segments beat parameters position by position (`/inbox` before `/{id}`).
+    const rank = (r: Route) => r.segments.map((s) => (s === null ? "1" : "0")).join("");
+    routes.sort((a, b) => rank(a).localeCompare(rank(b)));
+    for (const r of routes) {
+      const list = this.byLength.get(r.segments.length) ?? [];
+      list.push(r);
+      this.byLength.set(r.segments.length, list);
+    }
+  }
+
+  lookup(method: string, pathname: string): RestLookup {
+    const parts = pathname.split("/").filter(Boolean);
+    const allow = new Set<string>();
+    for (const route of this.byLength.get(parts.length) ?? []) {
+      const params = matchSegments(route, parts);
+      if (!params) continue;
+      if (route.method === method || (method === "HEAD" && route.method === "GET")) {
+        return { kind: "match", match: { route, params } };
+      }
+      allow.add(route.method);
+    }
+    return allow.size > 0 ? { kind: "method", allow: [...allow] } : { kind: "none" };
+  }
+}
+
+function matchSegments(route: Route, parts: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  let p = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.segments[i];
+    const part = parts[i]!;
+    if (seg === null) {
+      let value: string;
+      try {
+        value = decodeURIComponent(part);
+      } catch {
+        return null;
+      }
+      params[route.params[p++]!] = value;
+    } else if (seg !== part) {
+      return null;
+    }
+  }
+  return params;
+}
+
+export class BadRequest extends Error {}
+
+async function readBody(req: Request): Promise<Record<string, unknown>> {
+  if (req.method === "GET" || req.method === "HEAD") return {};
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new BadRequest("The request body is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new BadRequest("The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) out[k] = v;
+  return out;
+}
+
+export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
+  const h = new Headers(headers);
+  h.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+export function errorResponse(reply: ErrorReply, extra?: Headers): Response {
+  const h = new Headers(extra);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) h.set(k, v);
+  return jsonResponse(reply.status, reply.body, h);
+}
+
+/** Run a matched route: input from path, query and body; output as JSON. */
+export async function handleRest(
+  match: RestMatch,
+  url: URL,
+  ctx: RequestContext,
+  onFault: (err: unknown) => void,
+): Promise<Response> {
+  const { route, params } = match;
+  try {
+    const body = await readBody(ctx.req);
+    const input = { ...queryObject(url), ...body, ...params };
+    const output = await route.call({
+      ctx,
+      getRawInput: () => Promise.resolve(input),
+      path: route.name,
+      type: route.type,
+      signal: undefined,
+    });
+    const status = ctx.response.status ?? 200;
+    if (ctx.req.method === "HEAD") {
+      return new Response(null, { status, headers: ctx.response.headers });
+    }
+    return jsonResponse(status, output, ctx.response.headers);
+  } catch (err) {
+    if (err instanceof BadRequest) {
+      return jsonResponse(400, { message: err.message }, ctx.response.headers);
+    }
+    return errorResponse(toErrorReply(err, onFault), ctx.response.headers);
+  }
+}

@@ -1,0 +1,36 @@
+/** Zod shape of the full branding object, shared by every surface that returns it. */
+import { z } from "zod";
+
+export const brandingSchema = z.object({
+  primary_color: z.string(),
+  launcher_text: z.string(),
+  position: z.string(),
+  theme: z.string(),
+  logo_url: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+  title: z.string(),
+  subtitle: z.string(),
+  layout: z.string(),
+  launcher: z.string(),
+  quick_replies: z.array(z.string()),
+  agent_avatars: z.array(z.string()),
+  composer_style: z.string(),
+  sound: z.boolean(),
+  screen_share: z.boolean(),
+  copilot: z.boolean(),
+  auto_actions: z.boolean(),
+  copilot_use_profile: z.boolean(),
+  copilot_autostart: z.boolean(),
+  live_visitors: z.boolean(),
+  behavior_tracking: z.boolean(),
+  recommend_mode: z.string(),
+  proactive: z.object({
+    enabled: z.boolean(),
+    message: z.string(),
+    delay: z.number(),
+    scroll: z.number(),
+    exit_intent: z.boolean(),
+    url_contains: z.string(),
+    frequency: z.string(),
+  }),
+});

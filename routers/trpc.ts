@@ -1,0 +1,97 @@
+/**
+ * The tRPC instance and the procedure builders every router uses:
+ * `publicProcedure` → `authedProcedure(ability)`, with permission and rate
+ * limit declared in meta and enforced here, once.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { authenticate } from "../domain/auth/tokens.ts";
+import type { Ability } from "../db/tokens.ts";
+import { can, type Permission } from "../domain/auth/permissions.ts";
+import { DomainError, Forbidden } from "../domain/errors.ts";
+import type { RequestContext } from "./context.ts";
+import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
+import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
+
+export type Meta = OpenApiMeta<{
+  /** Role permission required beyond the token's ability. */
+  permission?: Permission;
+  rateLimit?: RateLimitSpec;
+}>;
+
+const t = initTRPC.meta<Meta>().context<RequestContext>().create({
+  isDev: false,
+  // The /trpc door speaks tRPC's envelope, but with our message and field
+  // errors and never a stack trace.
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const status = cause instanceof DomainError ? domainErrorStatus(cause) : shape.data.httpStatus;
+    const validation = validationBody(error);
+    const message = validation?.message ??
+      (status >= 500 && !(cause instanceof DomainError) ? "Server error." : shape.message);
+    return {
+      message,
+      code: shape.code,
+      data: {
+        code: shape.data.code,
+        httpStatus: validation ? 422 : status,
+        path: shape.data.path,
+        ...(validation ? { errors: validation.errors } : {}),
+      },
+    };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * Domain errors leave every procedure as a TRPCError of the matching code, so
+ * both doors answer 404 for a NotFound. In tRPC v11 a failure below reaches a
+ * middleware as `result.ok === false`, not as a throw.
+ */
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({
+      code: trpcCodeForStatus(domainErrorStatus(cause)) as TRPC_ERROR_CODE_KEY,
+      message: cause.message,
+      cause,
+    });
+  }
+  return result;
+});
+
+const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
+  const spec = meta?.rateLimit;
+  if (spec) {
+    const subject = spec.by === "user" && ctx.auth ? `u${ctx.auth.user.id}` : ctx.ip;
+    await enforceRateLimit(ctx.deps.kv, spec, subject, ctx.response.headers);
+  }
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(domainErrors).use(rateLimited);
+
+/** Procedures that need a bearer token with `ability`; role permission from meta. */
+export function authedProcedure(ability: Ability) {
+  return t.procedure.use(domainErrors).use(async ({ ctx, meta, next }) => {
+    const auth = await authenticate(
+      ctx.deps.sql,
+      ctx.req.headers.get("authorization"),
+      ability,
+      ctx.now,
+    );
+    ctx.auth = auth;
+    if (meta?.permission && !can(auth.user.role, meta.permission)) {
+      throw new Forbidden(`Your role does not have the ${meta.permission} permission.`);
+    }
+    return next({ ctx: { ...ctx, auth } });
+  }).use(rateLimited);
+}
+
+export const apiProcedure = authedProcedure("api");
+export const portalProcedure = authedProcedure("portal");
+export const agentProcedure = authedProcedure("agent");

@@ -1,0 +1,10 @@
+/** The integration API v1 (`/api/v1`, ability `api`): a map, nothing else. */
+import { router } from "../trpc.ts";
+import { me } from "./me.ts";
+import { listBots, showBot } from "./chatbots.ts";
+
+export const v1Router = router({
+  me,
+  listBots,
+  showBot,
+});
