@@ -20,6 +20,9 @@ export async function startServer(env?: Record<string, string | undefined>) {
     onListen: () => {},
   }, handler);
   const port = (server.addr as Deno.NetAddr).port;
+  // PORT=0 picks a free port; the default BASE_URL must name the real one.
+  const givenBaseUrl = env ? env.BASE_URL : Deno.env.get("BASE_URL");
+  if (!givenBaseUrl) config.baseUrl = `http://localhost:${port}`;
   let closing: Promise<void> | null = null;
   const shutdown = () =>
     closing ??= (async () => {
@@ -46,9 +49,8 @@ function banner(url: string, demo: DemoCredentials | null): string {
 
 if (import.meta.main) {
   try {
-    const { port, services, shutdown } = await startServer();
-    const url = services.deps.config.baseUrl.replace(`:${services.deps.config.port}`, `:${port}`);
-    console.log(banner(url, services.demo));
+    const { services, shutdown } = await startServer();
+    console.log(banner(services.deps.config.baseUrl, services.demo));
     for (const sig of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(sig, async () => {
         await shutdown();

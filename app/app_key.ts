@@ -4,7 +4,10 @@
  */
 import { decodeAppKey } from "./config.ts";
 
-export async function resolveAppKey(configured: string | null, dataDir: string): Promise<Uint8Array> {
+export async function resolveAppKey(
+  configured: string | null,
+  dataDir: string,
+): Promise<Uint8Array> {
   if (configured) return decodeAppKey(configured);
   const path = `${dataDir}/app_key`;
   try {
@@ -16,7 +19,7 @@ export async function resolveAppKey(configured: string | null, dataDir: string):
   const encoded = "base64:" + btoa(String.fromCharCode(...raw));
   await Deno.mkdir(dataDir, { recursive: true });
   await Deno.writeTextFile(path, encoded + "\n", { mode: 0o600, createNew: true }).catch(
-    async (err) => {
+    (err) => {
       // Another process won the race: use its key.
       if (err instanceof Deno.errors.AlreadyExists) return;
       throw err;

@@ -21,6 +21,8 @@ export interface Config {
   crawlAllowPrivate: boolean;
   workerConcurrency: number;
   hostname: string;
+  /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
+  redisPrefix: string;
 }
 
 /** Thrown for an unusable variable; main prints `message` alone and exits 1. */
@@ -116,5 +118,6 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     crawlAllowPrivate: parseBool("CRAWL_ALLOW_PRIVATE", env.CRAWL_ALLOW_PRIVATE, false),
     workerConcurrency: concurrency,
+    redisPrefix: env.REDIS_PREFIX || "parley:",
   };
 }

@@ -15,13 +15,13 @@ export interface Logger {
 
 export function createLogger(level: LogLevel): Logger {
   const min = ORDER[level];
-  const write = (lvl: Exclude<LogLevel, "silent">) =>
-  (msg: string, fields: Record<string, unknown> = {}) => {
-    if (ORDER[lvl] < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields });
-    if (lvl === "error" || lvl === "warn") console.error(line);
-    else console.log(line);
-  };
+  const write =
+    (lvl: Exclude<LogLevel, "silent">) => (msg: string, fields: Record<string, unknown> = {}) => {
+      if (ORDER[lvl] < min) return;
+      const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields });
+      if (lvl === "error" || lvl === "warn") console.error(line);
+      else console.log(line);
+    };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }
 

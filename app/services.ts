@@ -31,7 +31,9 @@ export async function openServices(config: Config, clock: () => Date = () => new
     const { applied, vector } = await migrate(db.sql);
     db.vector = vector;
     if (applied.length) log.info("migrations applied", { applied });
-    const kv = config.redisUrl ? await createRedisKv(config.redisUrl) : createMemoryKv();
+    const kv = config.redisUrl
+      ? await createRedisKv(config.redisUrl, config.redisPrefix)
+      : createMemoryKv();
     const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
     const deps: AppDeps = {
       config,

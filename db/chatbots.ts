@@ -23,7 +23,10 @@ export interface ChatbotWithCounts extends ChatbotRow {
   conversations: number;
 }
 
-export async function listChatbots(sql: Executor, workspaceId: number): Promise<ChatbotWithCounts[]> {
+export async function listChatbots(
+  sql: Executor,
+  workspaceId: number,
+): Promise<ChatbotWithCounts[]> {
   return await sql<ChatbotWithCounts[]>`
     SELECT b.*,
       (SELECT count(*)::int FROM knowledge_sources k

@@ -8,7 +8,10 @@ export interface ProviderKeyRow {
   updated_at: Date;
 }
 
-export async function listProviderKeys(sql: Executor, workspaceId: number): Promise<ProviderKeyRow[]> {
+export async function listProviderKeys(
+  sql: Executor,
+  workspaceId: number,
+): Promise<ProviderKeyRow[]> {
   return await sql<ProviderKeyRow[]>`
     SELECT provider, ciphertext, last_four, updated_at FROM provider_keys
      WHERE workspace_id = ${workspaceId}`;

@@ -19,7 +19,11 @@ export async function findUserByEmail(sql: Executor, email: string): Promise<Use
   return row ?? null;
 }
 
-export async function findUser(sql: Executor, workspaceId: number, id: number): Promise<UserRow | null> {
+export async function findUser(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+): Promise<UserRow | null> {
   const [row] = await sql<UserRow[]>`
     SELECT * FROM users WHERE workspace_id = ${workspaceId} AND id = ${id}`;
   return row ?? null;

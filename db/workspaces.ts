@@ -45,7 +45,10 @@ export async function findPlanOfWorkspace(sql: Executor, workspaceId: number): P
   return row!;
 }
 
-export async function findWorkspaceBySlug(sql: Executor, slug: string): Promise<WorkspaceRow | null> {
+export async function findWorkspaceBySlug(
+  sql: Executor,
+  slug: string,
+): Promise<WorkspaceRow | null> {
   const [row] = await sql<WorkspaceRow[]>`SELECT * FROM workspaces WHERE slug = ${slug}`;
   return row ?? null;
 }

@@ -40,10 +40,12 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     },
     peek(key): Promise<Counter> {
       const e = live(key);
-      return Promise.resolve(e ? { count: e.count, resetMs: e.expiresAt - now() } : {
-        count: 0,
-        resetMs: 0,
-      });
+      return Promise.resolve(
+        e ? { count: e.count, resetMs: e.expiresAt - now() } : {
+          count: 0,
+          resetMs: 0,
+        },
+      );
     },
     del(key) {
       counters.delete(key);

@@ -1,9 +1,13 @@
 /** Every surface's procedures under one router, served by both doors. */
 import { router } from "./trpc.ts";
 import { v1Router } from "./v1/mod.ts";
+import { portalRouter } from "./portal/mod.ts";
+import { widgetRouter } from "./widget/mod.ts";
 
 export const appRouter = router({
   v1: v1Router,
+  portal: portalRouter,
+  widget: widgetRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,7 +3,12 @@
  * full-text vectors, in one transaction, then mark it ready with a true count.
  */
 import type { Sql } from "../../db/client.ts";
-import { findSource, type KnowledgeSourceRow, replaceChunks, setSourceStatus } from "../../db/knowledge.ts";
+import {
+  findSource,
+  type KnowledgeSourceRow,
+  replaceChunks,
+  setSourceStatus,
+} from "../../db/knowledge.ts";
 import { chunkText } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
 

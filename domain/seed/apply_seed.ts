@@ -108,7 +108,9 @@ async function seedWorkspace(
 
   for (const k of ws.provider_keys) {
     const stored = await keys.findProviderKey(tx, wid, k.provider);
-    if (stored && await decryptText(deps.appKey, stored.ciphertext).catch(() => null) === k.api_key) {
+    if (
+      stored && await decryptText(deps.appKey, stored.ciphertext).catch(() => null) === k.api_key
+    ) {
       continue;
     }
     await keys.upsertProviderKey(

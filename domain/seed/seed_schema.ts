@@ -52,12 +52,15 @@ const workspace = z.object({
   suspended: z.boolean().default(false),
   identity_secret: z.string().nullable().optional(),
   users: z.array(user).default([]),
-  provider_keys: z.array(z.object({ provider: z.enum(PROVIDER_CODES), api_key: z.string().min(1).max(300) }))
+  provider_keys: z.array(
+    z.object({ provider: z.enum(PROVIDER_CODES), api_key: z.string().min(1).max(300) }),
+  )
     .default([]),
   chatbots: z.array(chatbot).default([]),
-  tags: z.array(z.object({ name: z.string().min(1), color: z.string().default("#6b7280") })).default(
-    [],
-  ),
+  tags: z.array(z.object({ name: z.string().min(1), color: z.string().default("#6b7280") }))
+    .default(
+      [],
+    ),
   canned: z.array(z.object({
     title: z.string().min(1),
     shortcut: z.string().nullable().optional(),

@@ -15,5 +15,7 @@ export function clientIp(req: Request, remote: string, trusted: string[]): strin
 }
 
 function isTrusted(ip: string, trusted: string[]): boolean {
-  return trusted.some((t) => t === "*" || t === ip || (t.endsWith("*") && ip.startsWith(t.slice(0, -1))));
+  return trusted.some((t) =>
+    t === "*" || t === ip || (t.endsWith("*") && ip.startsWith(t.slice(0, -1)))
+  );
 }

@@ -1,0 +1,4 @@
+/** The portal surface: a map of its procedures, nothing else. */
+import { router } from "../trpc.ts";
+
+export const portalRouter = router({});

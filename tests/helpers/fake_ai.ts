@@ -1,0 +1,190 @@
+/**
+ * A small OpenAI-compatible provider for tests: chat completions (streaming
+ * and not, with usage), embeddings, and failure modes. Tests reach it through
+ * AI_BASE_URL and read back what the server sent in `requests`.
+ */
+
+export type FakeMode = "ok" | "unauthorized" | "server_error" | "timeout" | "fail_mid_stream";
+
+export interface ChatRequestRecord {
+  model: string;
+  stream: boolean;
+  messages: { role: string; content: string }[];
+  authorization: string | null;
+}
+
+export interface FakeAi {
+  /** Base URL to put in AI_BASE_URL (ends in /v1). */
+  baseUrl: string;
+  mode: FakeMode;
+  /** Reply text, or a function of the request. */
+  reply: string | ((req: ChatRequestRecord) => string);
+  /** Delay before the first byte, ms. */
+  latencyMs: number;
+  /** Delay between streamed chunks, ms. */
+  chunkDelayMs: number;
+  /** Whether /embeddings answers (false = 404, as for vendors without embeddings). */
+  embeddings: boolean;
+  requests: ChatRequestRecord[];
+  embeddingRequests: number;
+  /** Streams cancelled by the client before they finished. */
+  aborted: number;
+  close(): Promise<void>;
+}
+
+const DIM = 64;
+
+/** Deterministic bag-of-words vector: similar texts get similar vectors. */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array(DIM).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
+    v[Math.abs(h) % DIM] += 1;
+  }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function startFakeAi(
+  init: Partial<Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings">> = {},
+): FakeAi {
+  const state: Omit<FakeAi, "baseUrl" | "close"> = {
+    mode: "ok",
+    reply: "This is the fake answer.",
+    latencyMs: 0,
+    chunkDelayMs: 0,
+    embeddings: true,
+    requests: [],
+    embeddingRequests: 0,
+    aborted: 0,
+    ...init,
+  };
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen: () => {} },
+    async (req) => {
+      const url = new URL(req.url);
+      const body = await req.json().catch(() => ({}));
+      if (url.pathname.endsWith("/embeddings")) {
+        state.embeddingRequests++;
+        if (!state.embeddings) return Response.json({ error: { message: "no" } }, { status: 404 });
+        if (state.mode === "unauthorized") {
+          return Response.json({ error: { message: "bad key" } }, { status: 401 });
+        }
+        const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+        return Response.json({
+          object: "list",
+          model: body.model,
+          data: inputs.map((t, i) => ({
+            object: "embedding",
+            index: i,
+            embedding: fakeEmbedding(t),
+          })),
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        });
+      }
+      if (!url.pathname.endsWith("/chat/completions")) {
+        return Response.json({ error: { message: "not found" } }, { status: 404 });
+      }
+      const record: ChatRequestRecord = {
+        model: body.model,
+        stream: Boolean(body.stream),
+        messages: body.messages ?? [],
+        authorization: req.headers.get("authorization"),
+      };
+      state.requests.push(record);
+      if (state.mode === "unauthorized") {
+        return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+      }
+      if (state.mode === "server_error") {
+        return Response.json({ error: { message: "upstream exploded" } }, { status: 500 });
+      }
+      if (state.mode === "timeout") {
+        await sleep(120_000).catch(() => {});
+        return new Response("late");
+      }
+      if (state.latencyMs) await sleep(state.latencyMs);
+      const text = typeof state.reply === "function" ? state.reply(record) : state.reply;
+      const promptTokens = record.messages.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
+      const completionTokens = Math.max(1, Math.ceil(text.length / 4));
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      };
+      if (!record.stream) {
+        return Response.json({
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{
+            index: 0,
+            message: { role: "assistant", content: text },
+            finish_reason: "stop",
+          }],
+          usage,
+        });
+      }
+      const pieces = text.match(/\S+\s*/g) ?? [text];
+      const enc = new TextEncoder();
+      const mode = state.mode;
+      let cancelled = false;
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const send = (obj: unknown) =>
+            controller.enqueue(enc.encode(`data: ${JSON.stringify(obj)}\n\n`));
+          const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+            id: "chatcmpl-fake",
+            object: "chat.completion.chunk",
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [{ index: 0, delta, finish_reason: finish }],
+          });
+          try {
+            send(chunk({ role: "assistant", content: "" }));
+            for (let i = 0; i < pieces.length; i++) {
+              if (cancelled) return;
+              if (mode === "fail_mid_stream" && i === Math.ceil(pieces.length / 2)) {
+                controller.error(new Error("provider dropped the connection"));
+                return;
+              }
+              send(chunk({ content: pieces[i] }));
+              if (state.chunkDelayMs) await sleep(state.chunkDelayMs);
+            }
+            send(chunk({}, "stop"));
+            send({ ...chunk({}), choices: [], usage });
+            controller.enqueue(enc.encode("data: [DONE]\n\n"));
+            controller.close();
+          } catch {
+            // client went away
+          }
+        },
+        cancel() {
+          cancelled = true;
+          state.aborted++;
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
+    },
+  );
+  const port = (server.addr as Deno.NetAddr).port;
+  const fake = state as FakeAi;
+  fake.baseUrl = `http://127.0.0.1:${port}/v1`;
+  fake.close = async () => {
+    ac.abort();
+    await server.finished.catch(() => {});
+  };
+  return fake;
+}
+
+/** A base URL where nothing listens: "connection refused". */
+export function refusedBaseUrl(): string {
+  const l = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return `http://127.0.0.1:${port}/v1`;
+}
