@@ -1,8 +1,10 @@
 /**
  * Routes that are not tRPC procedures: the widget's SSE stream and static
- * assets. Each surface registers its own here; the app consults them first.
+ * assets. The app consults them before the REST door.
  */
 import type { AppDeps } from "../app/deps.ts";
+import { widgetStreamRoutes } from "./widget/stream_routes.ts";
+import { widgetAssetRoutes } from "../widget/asset_routes.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -13,7 +15,7 @@ export interface RawRoute {
   handle(req: Request, params: string[], deps: AppDeps, ip: string): Promise<Response>;
 }
 
-export const rawRoutes: RawRoute[] = [];
+export const rawRoutes: RawRoute[] = [...widgetStreamRoutes, ...widgetAssetRoutes];
 
 export function matchRawRoute(
   method: string,
