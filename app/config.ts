@@ -14,11 +14,20 @@ export interface Config {
   appKey: string | null;
   dataDir: string;
   aiBaseUrl: string | null;
+  /** Per-attempt timeout of an AI provider call (AI_TIMEOUT_MS, default 30000). */
+  aiTimeoutMs: number;
   seedFile: string | null;
   demo: boolean;
   logLevel: LogLevel;
   trustedProxies: string[];
   crawlAllowPrivate: boolean;
+  /** Exact `host:port` pairs the crawler may reach even when private (tests, intranets). */
+  crawlAllowHosts: string[];
+  crawlMaxPages: number;
+  crawlMaxDepth: number;
+  /** Failed logins per e-mail and IP before the shared lockout starts. */
+  loginMaxAttempts: number;
+  loginLockoutSeconds: number;
   workerConcurrency: number;
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
@@ -66,6 +75,21 @@ function parseBool(name: string, raw: string | undefined, fallback: boolean): bo
   throw new ConfigError(`${name} must be 1 or 0 (true/false), got "${raw}"`);
 }
 
+function parseIntRange(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
 /** APP_KEY is 32 bytes, given as base64 (optionally prefixed `base64:`) or 64 hex digits. */
 export function decodeAppKey(raw: string): Uint8Array {
   const body = raw.startsWith("base64:") ? raw.slice(7) : raw;
@@ -77,6 +101,15 @@ export function decodeAppKey(raw: string): Uint8Array {
     if (bytes.length === 32) return bytes;
   } catch { /* fall through to the error below */ }
   throw new ConfigError("APP_KEY must be 32 bytes as base64 (base64:...) or 64 hex digits");
+}
+
+function parseAiTimeout(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 30_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 100 || ms > 600_000) {
+    throw new ConfigError(`AI_TIMEOUT_MS must be an integer from 100 to 600000, got "${raw}"`);
+  }
+  return ms;
 }
 
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
@@ -112,11 +145,24 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     appKey,
     dataDir: env.DATA_DIR || "./data",
     aiBaseUrl: aiBaseUrl?.replace(/\/+$/, "") ?? null,
+    aiTimeoutMs: parseAiTimeout(env.AI_TIMEOUT_MS),
     seedFile: env.SEED_FILE || null,
     demo: parseBool("DEMO", env.DEMO, databaseUrl === null),
     logLevel: logLevel as LogLevel,
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     crawlAllowPrivate: parseBool("CRAWL_ALLOW_PRIVATE", env.CRAWL_ALLOW_PRIVATE, false),
+    crawlAllowHosts: (env.CRAWL_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    crawlMaxPages: parseIntRange("CRAWL_MAX_PAGES", env.CRAWL_MAX_PAGES, 100, 1, 10_000),
+    crawlMaxDepth: parseIntRange("CRAWL_MAX_DEPTH", env.CRAWL_MAX_DEPTH, 3, 0, 20),
+    loginMaxAttempts: parseIntRange("LOGIN_MAX_ATTEMPTS", env.LOGIN_MAX_ATTEMPTS, 5, 1, 100),
+    loginLockoutSeconds: parseIntRange(
+      "LOGIN_LOCKOUT_SECONDS",
+      env.LOGIN_LOCKOUT_SECONDS,
+      900,
+      1,
+      86_400,
+    ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
   };
