@@ -96,13 +96,23 @@ export interface NewChunk {
   title: string;
   url: string | null;
   content: string;
+  /** Present only when the provider embedded the chunk and pgvector is enabled. */
+  embedding?: number[] | null;
 }
 
-/** Replace a source's chunks in one statement; the caller wraps it in a transaction. */
+/** pgvector's text form of a vector. */
+function vectorLiteral(v: number[] | null | undefined): string {
+  return v && v.length ? `[${v.join(",")}]` : "";
+}
+
+/**
+ * Replace a source's chunks; the caller wraps it in a transaction. `withVectors`
+ * writes the embedding column, which exists only when pgvector is enabled.
+ */
 export async function replaceChunks(
   sql: Executor,
   workspaceId: number,
-  source: { id: number; chatbotId: number; language: string },
+  source: { id: number; chatbotId: number; language: string; withVectors?: boolean },
   chunks: NewChunk[],
 ): Promise<void> {
   await sql`DELETE FROM knowledge_chunks WHERE workspace_id = ${workspaceId} AND source_id = ${source.id}`;
@@ -110,15 +120,111 @@ export async function replaceChunks(
   const BATCH = 500;
   for (let i = 0; i < chunks.length; i += BATCH) {
     const part = chunks.slice(i, i + BATCH);
-    await sql`
-      INSERT INTO knowledge_chunks (workspace_id, chatbot_id, source_id, ordinal, title, url, content, tsv)
-      SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title, c.url, c.content,
-             setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
-             to_tsvector(${source.language}::regconfig, c.content)
-        FROM unnest(${sql.array(part.map((c) => c.ordinal))}::int[],
-                    ${sql.array(part.map((c) => c.title))}::text[],
-                    ${sql.array(part.map((c) => c.url ?? ""))}::text[],
-                    ${sql.array(part.map((c) => c.content))}::text[])
-             AS c(ordinal, title, url, content)`;
+    const cols = {
+      ordinal: sql.array(part.map((c) => c.ordinal)),
+      title: sql.array(part.map((c) => c.title)),
+      url: sql.array(part.map((c) => c.url ?? "")),
+      content: sql.array(part.map((c) => c.content)),
+    };
+    if (source.withVectors) {
+      await sql`
+        INSERT INTO knowledge_chunks (workspace_id, chatbot_id, source_id, ordinal, title, url,
+                                      content, tsv, embedding)
+        SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
+               NULLIF(c.url, ''), c.content,
+               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
+               to_tsvector(${source.language}::regconfig, c.content),
+               NULLIF(c.embedding, '')::vector
+          FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
+                      ${cols.content}::text[],
+                      ${sql.array(part.map((c) => vectorLiteral(c.embedding)))}::text[])
+               AS c(ordinal, title, url, content, embedding)`;
+    } else {
+      await sql`
+        INSERT INTO knowledge_chunks (workspace_id, chatbot_id, source_id, ordinal, title, url,
+                                      content, tsv)
+        SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
+               NULLIF(c.url, ''), c.content,
+               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
+               to_tsvector(${source.language}::regconfig, c.content)
+          FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
+                      ${cols.content}::text[])
+               AS c(ordinal, title, url, content)`;
+    }
   }
+}
+
+export interface ChunkHit {
+  id: number;
+  source_id: number;
+  /** Title of the chunk's source (the document or crawled page), for citations. */
+  source_title: string;
+  title: string;
+  url: string | null;
+  content: string;
+  score: number;
+}
+
+/**
+ * Full-text candidates: any of the question's lexemes may match (an OR query,
+ * since visitors ask in sentences), ranked by cover density with the title
+ * weighted. Uses the GIN index on tsv.
+ */
+export async function searchChunksFullText(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  query: { text: string; language: string; limit: number },
+): Promise<ChunkHit[]> {
+  return await sql<ChunkHit[]>`
+    WITH q AS (
+      SELECT NULLIF(array_to_string(ARRAY(
+               SELECT quote_literal(l)
+                 FROM unnest(tsvector_to_array(to_tsvector(${query.language}::regconfig,
+                                                           ${query.text}))) AS l), ' | '),
+             '')::tsquery AS tsq)
+    SELECT k.id, k.source_id, k.title, k.url, k.content,
+           ts_rank_cd(k.tsv, q.tsq)::float8 AS score,
+           (SELECT s.title FROM knowledge_sources s WHERE s.id = k.source_id) AS source_title
+      FROM knowledge_chunks k, q
+     WHERE q.tsq IS NOT NULL AND k.tsv @@ q.tsq
+       AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+     ORDER BY score DESC, k.id
+     LIMIT ${query.limit}`;
+}
+
+/** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */
+export async function searchChunksVector(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  query: { embedding: number[]; limit: number; minSimilarity: number },
+): Promise<ChunkHit[]> {
+  const vec = vectorLiteral(query.embedding);
+  return await sql<ChunkHit[]>`
+    SELECT id, source_id, title, url, content, score,
+           (SELECT src.title FROM knowledge_sources src WHERE src.id = s.source_id)
+             AS source_title
+      FROM (
+      SELECT k.id, k.source_id, k.title, k.url, k.content,
+             (1 - (k.embedding <=> ${vec}::vector))::float8 AS score
+        FROM knowledge_chunks k
+       WHERE k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+         AND k.embedding IS NOT NULL AND vector_dims(k.embedding) = ${query.embedding.length}
+    ) s
+     WHERE score >= ${query.minSimilarity}
+     ORDER BY score DESC, id
+     LIMIT ${query.limit}`;
+}
+
+/** The AI provider code of the bot a source belongs to (which embeddings to use). */
+export async function sourceBotProvider(
+  sql: Executor,
+  workspaceId: number,
+  sourceId: number,
+): Promise<string | null> {
+  const [row] = await sql<{ provider: string }[]>`
+    SELECT b.provider FROM knowledge_sources s JOIN chatbots b ON b.id = s.chatbot_id
+     WHERE s.workspace_id = ${workspaceId} AND s.id = ${sourceId}`;
+  return row?.provider ?? null;
 }

@@ -1,45 +1,97 @@
 /**
- * Index one knowledge source: chunk its text and store the chunks with their
- * full-text vectors, in one transaction, then mark it ready with a true count.
+ * Index one knowledge source: chunk its text, embed the chunks when the bot's
+ * provider offers embeddings and pgvector is on, then store chunks and their
+ * full-text vectors in one transaction and mark the source ready with a true
+ * count. A failure marks it `failed` with the reason and rethrows, so the
+ * record stays for a retry.
  */
-import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../../app/deps.ts";
 import {
   findSource,
   type KnowledgeSourceRow,
+  type NewChunk,
   replaceChunks,
   setSourceStatus,
+  sourceBotProvider,
 } from "../../db/knowledge.ts";
 import { chunkText } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
+import { embedTexts } from "../ai/embed_texts.ts";
+import { findProviderClient } from "../ai/provider_client.ts";
+
+/**
+ * What training needs. `config` and `db` are optional so the seeder (which
+ * runs before the AI layer matters) can train full-text only.
+ */
+export type TrainDeps = Pick<AppDeps, "sql" | "appKey"> & {
+  config?: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs">;
+  db?: Pick<AppDeps["db"], "vector">;
+};
 
 export async function trainSource(
-  sql: Sql,
+  deps: TrainDeps,
   workspaceId: number,
   sourceId: number,
   language = "english",
 ): Promise<KnowledgeSourceRow> {
-  const source = await findSource(sql, workspaceId, sourceId);
+  const source = await findSource(deps.sql, workspaceId, sourceId);
   if (!source) throw new NotFound("Knowledge source not found.");
-  const chunks = chunksOf(source);
-  await sql.begin(async (tx) => {
-    await replaceChunks(tx, workspaceId, {
-      id: source.id,
-      chatbotId: source.chatbot_id,
-      language,
-    }, chunks);
-    await setSourceStatus(tx, workspaceId, source.id, "ready", { chunkCount: chunks.length });
-  });
-  return (await findSource(sql, workspaceId, sourceId))!;
+  await setSourceStatus(deps.sql, workspaceId, source.id, "processing");
+  try {
+    const chunks = chunksOf(source);
+    const withVectors = await embedChunks(deps, source, chunks);
+    await deps.sql.begin(async (tx) => {
+      await replaceChunks(tx, workspaceId, {
+        id: source.id,
+        chatbotId: source.chatbot_id,
+        language,
+        withVectors,
+      }, chunks);
+      await setSourceStatus(tx, workspaceId, source.id, "ready", { chunkCount: chunks.length });
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    await setSourceStatus(deps.sql, workspaceId, source.id, "failed", { error: reason });
+    throw err;
+  }
+  return (await findSource(deps.sql, workspaceId, sourceId))!;
 }
 
-function chunksOf(source: KnowledgeSourceRow) {
+/** Adds `embedding` to each chunk when possible; true when the vectors should be stored. */
+async function embedChunks(
+  deps: TrainDeps,
+  source: KnowledgeSourceRow,
+  chunks: NewChunk[],
+): Promise<boolean> {
+  if (!deps.db?.vector || !deps.config || chunks.length === 0) return false;
+  const code = await sourceBotProvider(deps.sql, source.workspace_id, source.id);
+  if (!code) return false;
+  const provider = await findProviderClient(
+    { sql: deps.sql, appKey: deps.appKey, config: deps.config },
+    source.workspace_id,
+    code,
+  );
+  const model = provider?.info.embeddingModel;
+  if (!provider || !model) return false; // full-text only: no key or no embeddings offered
+  const vectors = await embedTexts(
+    provider.client,
+    model,
+    chunks.map((c) => `${c.title}\n${c.content}`),
+  );
+  chunks.forEach((c, i) => (c.embedding = vectors[i] ?? null));
+  return true;
+}
+
+function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
   if (source.type === "qa") {
-    return [{
-      ordinal: 0,
+    // The question rides on every chunk so a long answer stays findable by it.
+    const question = source.question ?? source.title;
+    return chunkText(source.answer ?? "").map((c, i) => ({
+      ordinal: i,
       title: source.title,
       url: null,
-      content: `Q: ${source.question ?? ""}\nA: ${source.answer ?? ""}`,
-    }];
+      content: `Q: ${question}\nA: ${c.content}`,
+    }));
   }
   return chunkText(source.content ?? "").map((c, i) => ({
     ordinal: i,

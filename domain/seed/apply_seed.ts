@@ -52,7 +52,13 @@ export async function applySeed(deps: SeedDeps, raw: unknown): Promise<SeedRepor
     const { workspaceId, toTrain } = await deps.sql.begin((tx) => seedWorkspace(tx, deps, ws));
     report.workspaces.push({ id: workspaceId, slug: ws.slug });
     for (const t of toTrain) {
-      await trainSource(deps.sql, workspaceId, t.sourceId, t.language);
+      // Full-text only at seeding: the server start must not depend on a provider.
+      await trainSource(
+        { sql: deps.sql, appKey: deps.appKey },
+        workspaceId,
+        t.sourceId,
+        t.language,
+      );
       report.trained++;
     }
   }

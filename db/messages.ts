@@ -1,0 +1,84 @@
+/** messages: the turns of a conversation (visitor, AI assistant, human agent). */
+import type { Executor } from "./client.ts";
+
+export type MessageRole = "visitor" | "assistant" | "agent";
+
+export interface MessageSource {
+  title: string;
+  url: string | null;
+}
+
+export interface MessageRow {
+  id: number;
+  workspace_id: number;
+  conversation_id: number;
+  role: MessageRole;
+  content: string;
+  model: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  cost_micro_cents: number;
+  sources: MessageSource[];
+  author_user_id: number | null;
+  client_id: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+export interface NewMessage {
+  conversationId: number;
+  role: MessageRole;
+  content: string;
+  model?: string | null;
+  tokensIn?: number;
+  tokensOut?: number;
+  costMicroCents?: number;
+  sources?: MessageSource[];
+  authorUserId?: number | null;
+  clientId?: string | null;
+  now: Date;
+}
+
+export async function insertMessage(
+  sql: Executor,
+  workspaceId: number,
+  m: NewMessage,
+): Promise<MessageRow> {
+  const [row] = await sql<MessageRow[]>`
+    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
+      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
+    VALUES (${workspaceId}, ${m.conversationId}, ${m.role}, ${m.content}, ${m.model ?? null},
+      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
+      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
+      ${m.now})
+    RETURNING *`;
+  return row!;
+}
+
+/** Every message of a conversation, oldest first. */
+export async function listMessages(
+  sql: Executor,
+  workspaceId: number,
+  conversationId: number,
+): Promise<MessageRow[]> {
+  return await sql<MessageRow[]>`
+    SELECT * FROM messages
+     WHERE workspace_id = ${workspaceId} AND conversation_id = ${conversationId}
+     ORDER BY id`;
+}
+
+/** The latest `limit` messages before (and excluding) `beforeId`, oldest first. */
+export async function recentMessages(
+  sql: Executor,
+  workspaceId: number,
+  conversationId: number,
+  beforeId: number,
+  limit: number,
+): Promise<MessageRow[]> {
+  const rows = await sql<MessageRow[]>`
+    SELECT * FROM messages
+     WHERE workspace_id = ${workspaceId} AND conversation_id = ${conversationId}
+       AND id < ${beforeId}
+     ORDER BY id DESC LIMIT ${limit}`;
+  return rows.reverse();
+}

@@ -1,0 +1,46 @@
+/** usage_counters: messages counted against the plan's monthly quota. */
+import type { Executor } from "./client.ts";
+
+/** The workspace's plan limit: null when unlimited. */
+export async function monthlyMessageLimit(
+  sql: Executor,
+  workspaceId: number,
+): Promise<number | null> {
+  const [row] = await sql<{ l: number | null }[]>`
+    SELECT p.monthly_message_limit AS l FROM workspaces w JOIN plans p ON p.id = w.plan_id
+     WHERE w.id = ${workspaceId}`;
+  return row?.l ?? null;
+}
+
+/**
+ * Add one message to the month's counter unless that would pass `limit`.
+ * One statement: the conflicting row is locked by the upsert, so two
+ * concurrent calls cannot both take the last unit. Null when refused.
+ */
+export async function incrementWithinLimit(
+  sql: Executor,
+  workspaceId: number,
+  month: string,
+  limit: number | null,
+): Promise<number | null> {
+  if (limit !== null && limit <= 0) return null;
+  const [row] = await sql<{ used: number }[]>`
+    INSERT INTO usage_counters (workspace_id, month, messages_used)
+    VALUES (${workspaceId}, ${month}, 1)
+    ON CONFLICT (workspace_id, month) DO UPDATE
+       SET messages_used = usage_counters.messages_used + 1
+     WHERE ${limit}::int IS NULL OR usage_counters.messages_used < ${limit}::int
+    RETURNING messages_used AS used`;
+  return row?.used ?? null;
+}
+
+export async function messagesUsed(
+  sql: Executor,
+  workspaceId: number,
+  month: string,
+): Promise<number> {
+  const [row] = await sql<{ used: number }[]>`
+    SELECT messages_used AS used FROM usage_counters
+     WHERE workspace_id = ${workspaceId} AND month = ${month}`;
+  return row?.used ?? 0;
+}

@@ -1,0 +1,112 @@
+/**
+ * The AI's answer to one visitor message: retrieve knowledge, build the
+ * prompt, call the bot's provider (streamed when `onDelta` is given), and
+ * store the assistant message with model, tokens, cost and sources. A
+ * provider failure throws ProviderUnavailable and stores nothing more: the
+ * visitor's message, stored by the turn, stays.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import {
+  type ConversationRow,
+  findConversationById,
+  updateConversation,
+} from "../../db/conversations.ts";
+import {
+  insertMessage,
+  type MessageRow,
+  type MessageSource,
+  recentMessages,
+} from "../../db/messages.ts";
+import { retrieveChunks } from "../knowledge/retrieve_chunks.ts";
+import { Conflict } from "../errors.ts";
+import { aiMayAnswer } from "../conversations/state_machine.ts";
+import { HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
+import { openProviderClient } from "./provider_client.ts";
+import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
+import { completeChat } from "./chat_completion.ts";
+import { costMicroCents } from "./pricing.ts";
+
+export interface ReplyInput {
+  workspaceId: number;
+  bot: ChatbotRow;
+  conversation: ConversationRow;
+  visitorMessage: MessageRow;
+}
+
+export interface Reply {
+  message: MessageRow;
+  sources: MessageSource[];
+  tokensIn: number;
+  tokensOut: number;
+  model: string;
+}
+
+const HISTORY_MESSAGES = 20;
+
+export async function generateReply(
+  deps: AppDeps,
+  input: ReplyInput,
+  opts: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
+): Promise<Reply> {
+  const { workspaceId, bot, conversation, visitorMessage } = input;
+  const provider = await openProviderClient(deps, workspaceId, bot.provider);
+  const [history, retrieved] = await Promise.all([
+    recentMessages(deps.sql, workspaceId, conversation.id, visitorMessage.id, HISTORY_MESSAGES),
+    retrieveChunks(deps, { workspaceId, bot, query: visitorMessage.content, provider }),
+  ]);
+  const used = chunksWithinBudget(retrieved);
+  const messages = buildPrompt({ bot, chunks: used, history, question: visitorMessage.content });
+  const result = await completeChat(provider.client, bot.model, messages, {
+    onDelta: opts.onDelta,
+    signal: opts.signal,
+    maxTokens: BUDGET.reply,
+  });
+  const sources = distinctSources(used);
+  const now = deps.clock();
+  const message = await deps.sql.begin(async (tx) => {
+    // A human may have taken over while the provider was thinking: they own it now.
+    const fresh = await findConversationById(tx, workspaceId, conversation.id);
+    if (!fresh || !aiMayAnswer(fresh)) throw new Conflict(HUMAN_OWNS_NOTE);
+    const row = await insertMessage(tx, workspaceId, {
+      conversationId: conversation.id,
+      role: "assistant",
+      content: result.content,
+      model: bot.model,
+      tokensIn: result.tokensIn,
+      tokensOut: result.tokensOut,
+      costMicroCents: costMicroCents(bot.model, result.tokensIn, result.tokensOut),
+      sources,
+      now,
+    });
+    await updateConversation(tx, workspaceId, conversation.id, { last_message_at: now });
+    return row;
+  });
+  await deps.bus.emit({
+    type: "message.created",
+    workspaceId,
+    conversationId: conversation.public_id,
+    messageId: message.id,
+    role: "assistant",
+  }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  return {
+    message,
+    sources,
+    tokensIn: result.tokensIn,
+    tokensOut: result.tokensOut,
+    model: bot.model,
+  };
+}
+
+/** One citation per source document (or crawled page), in retrieval order. */
+function distinctSources(chunks: { sourceTitle: string; url: string | null }[]): MessageSource[] {
+  const seen = new Set<string>();
+  const out: MessageSource[] = [];
+  for (const c of chunks) {
+    const key = `${c.sourceTitle}\u0000${c.url ?? ""}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ title: c.sourceTitle, url: c.url });
+  }
+  return out;
+}

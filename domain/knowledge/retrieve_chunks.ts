@@ -1,0 +1,103 @@
+/**
+ * Hybrid retrieval: full-text and vector candidates fused by reciprocal rank
+ * (RRF, k = 60), so a chunk both searches like rises to the top. Without
+ * pgvector, embeddings or a provider that offers them, full-text alone.
+ * Unrelated chunks stay out: full-text needs a shared lexeme, vector search a
+ * minimum cosine similarity.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import { type ChunkHit, searchChunksFullText, searchChunksVector } from "../../db/knowledge.ts";
+import { embedTexts } from "../ai/embed_texts.ts";
+import type { ProviderClient } from "../ai/provider_client.ts";
+
+export type RetrieveDeps = Pick<AppDeps, "sql" | "log"> & { db: Pick<AppDeps["db"], "vector"> };
+
+export interface RetrievedChunk {
+  id: number;
+  sourceId: number;
+  sourceTitle: string;
+  title: string;
+  url: string | null;
+  content: string;
+  /** Fused RRF score: higher is better. */
+  score: number;
+}
+
+const RRF_K = 60;
+const CANDIDATES = 20;
+/** Below this cosine similarity a chunk is treated as unrelated. */
+export const MIN_SIMILARITY = 0.35;
+
+export async function retrieveChunks(
+  deps: RetrieveDeps,
+  input: {
+    workspaceId: number;
+    bot: Pick<ChatbotRow, "id" | "language">;
+    query: string;
+    limit?: number;
+    /** When given (and pgvector is on), the query is embedded for the vector leg. */
+    provider?: ProviderClient | null;
+  },
+): Promise<RetrievedChunk[]> {
+  const limit = input.limit ?? 6;
+  const [text, vector] = await Promise.all([
+    searchChunksFullText(deps.sql, input.workspaceId, input.bot.id, {
+      text: input.query,
+      language: input.bot.language,
+      limit: CANDIDATES,
+    }),
+    vectorCandidates(deps, input),
+  ]);
+  return fuse([text, vector]).slice(0, limit);
+}
+
+async function vectorCandidates(
+  deps: RetrieveDeps,
+  input: {
+    workspaceId: number;
+    bot: Pick<ChatbotRow, "id">;
+    query: string;
+    provider?: ProviderClient | null;
+  },
+): Promise<ChunkHit[]> {
+  const model = input.provider?.info.embeddingModel;
+  if (!deps.db.vector || !input.provider || !model) return [];
+  try {
+    const [embedding] = await embedTexts(input.provider.client, model, [input.query]);
+    if (!embedding) return [];
+    return await searchChunksVector(deps.sql, input.workspaceId, input.bot.id, {
+      embedding,
+      limit: CANDIDATES,
+      minSimilarity: MIN_SIMILARITY,
+    });
+  } catch (err) {
+    // The answer can still come from full-text; the provider error shows up in the chat call.
+    deps.log.warn("query embedding failed; full-text only", { err: String(err) });
+    return [];
+  }
+}
+
+/** Reciprocal rank fusion of ranked lists. */
+export function fuse(lists: ChunkHit[][]): RetrievedChunk[] {
+  const byId = new Map<number, RetrievedChunk>();
+  for (const list of lists) {
+    list.forEach((hit, rank) => {
+      const add = 1 / (RRF_K + rank + 1);
+      const seen = byId.get(hit.id);
+      if (seen) seen.score += add;
+      else {
+        byId.set(hit.id, {
+          id: hit.id,
+          sourceId: hit.source_id,
+          sourceTitle: hit.source_title,
+          title: hit.title,
+          url: hit.url,
+          content: hit.content,
+          score: add,
+        });
+      }
+    });
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+}
