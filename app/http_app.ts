@@ -12,6 +12,7 @@ import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
 import { matchRawRoute } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
+import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
@@ -79,7 +80,10 @@ export function createHttpApp(deps: AppDeps): Handler {
     let res: Response;
     let template = "(error)";
     try {
-      [res, template] = await route(req, url, ip);
+      [res, template] = isWidgetPath(url.pathname) && req.method === "OPTIONS"
+        ? [widgetPreflight(), "(widget preflight)"]
+        : await route(req, url, ip);
+      if (isWidgetPath(url.pathname)) res = withWidgetCors(res);
     } catch (err) {
       onFault(err);
       res = jsonResponse(500, { message: "Server error." });

@@ -1,4 +1,17 @@
-/** The widget surface: a map of its procedures, nothing else. */
+/** The widget surface: a map of its procedures, nothing else. The SSE stream is in stream_routes.ts. */
 import { router } from "../trpc.ts";
+import { widgetConfig } from "./config.ts";
+import { widgetConversation } from "./conversation.ts";
+import { widgetReset } from "./reset.ts";
+import { widgetHeartbeat } from "./heartbeat.ts";
+import { widgetHandoff } from "./handoff.ts";
+import { widgetRating } from "./rating.ts";
 
-export const widgetRouter = router({});
+export const widgetRouter = router({
+  config: widgetConfig,
+  conversation: widgetConversation,
+  reset: widgetReset,
+  heartbeat: widgetHeartbeat,
+  handoff: widgetHandoff,
+  rating: widgetRating,
+});

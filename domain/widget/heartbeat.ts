@@ -1,0 +1,79 @@
+/**
+ * The widget's heartbeat: record presence, then hand over the agent messages
+ * the visitor has not received yet (also those written while the chat window
+ * was closed), and say when to call again.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import type { ConversationRow } from "../../db/conversations.ts";
+import { takeUndeliveredAgentMessages } from "../../db/widget_conversations.ts";
+import { recordVisitorPresence } from "../visitors/record_presence.ts";
+import { currentVisitorConversation } from "./visitor_conversation.ts";
+import { toWidgetMessage, type WidgetMessage } from "./widget_message.ts";
+
+export interface HeartbeatInput {
+  visitorId: string;
+  conversationId?: string;
+  pageUrl?: string;
+  pageTitle?: string;
+  referrer?: string;
+  chatOpen: boolean;
+  locale?: string;
+  timezone?: string;
+  userAgent: string | null;
+}
+
+export interface HeartbeatResult {
+  poll_seconds: number;
+  conversation: { conversation_id: string; status: string; handoff_state: string } | null;
+  messages: WidgetMessage[];
+}
+
+/** Poll intervals: fast while a person may be typing to an open window, slow when idle. */
+export const POLL_SECONDS = { humanOpen: 3, open: 10, idle: 15 } as const;
+
+export async function heartbeat(
+  deps: AppDeps,
+  bot: ChatbotRow,
+  input: HeartbeatInput,
+): Promise<HeartbeatResult> {
+  // Ownership first: a foreign conversation id must not record anything.
+  const conv = await currentVisitorConversation(
+    deps.sql,
+    bot,
+    input.visitorId,
+    input.conversationId,
+  );
+  await recordVisitorPresence(deps, {
+    workspaceId: bot.workspace_id,
+    chatbotId: bot.id,
+    visitorId: input.visitorId,
+    pageUrl: input.pageUrl,
+    pageTitle: input.pageTitle,
+    referrer: input.referrer,
+    userAgent: input.userAgent,
+    locale: input.locale,
+    timezone: input.timezone,
+    chatOpen: input.chatOpen,
+  });
+  const messages = conv
+    ? await takeUndeliveredAgentMessages(deps.sql, bot.workspace_id, conv.id, deps.clock())
+    : [];
+  return {
+    poll_seconds: pollSeconds(conv, input.chatOpen),
+    conversation: conv
+      ? {
+        conversation_id: conv.public_id,
+        status: conv.status,
+        handoff_state: conv.handoff_state,
+      }
+      : null,
+    messages: messages.map(toWidgetMessage),
+  };
+}
+
+function pollSeconds(conv: ConversationRow | null, chatOpen: boolean): number {
+  if (!chatOpen) return POLL_SECONDS.idle;
+  const human = conv && (conv.status === "agent" || conv.handoff_state !== "bot_active");
+  return human ? POLL_SECONDS.humanOpen : POLL_SECONDS.open;
+}

@@ -1,0 +1,46 @@
+/**
+ * A visitor asks for a person: `handoff_state` becomes `handoff_pending` and
+ * the time is recorded, once; agents are told through `handoff.requested`.
+ * Asking again (or once a human is connected) returns the current state.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import { applyTransition } from "../conversations/state_machine.ts";
+import { requireVisitorConversation } from "./visitor_conversation.ts";
+import { isoWithOffset } from "./widget_message.ts";
+
+export interface HandoffResult {
+  conversation_id: string;
+  status: string;
+  handoff_state: string;
+  handoff_requested_at: string | null;
+}
+
+export async function requestHuman(
+  deps: AppDeps,
+  bot: ChatbotRow,
+  input: { visitorId: string; conversationId: string },
+): Promise<HandoffResult> {
+  const now = deps.clock();
+  const { row, changed } = await deps.sql.begin(async (tx) => {
+    const found = await requireVisitorConversation(tx, bot, input.visitorId, input.conversationId, {
+      forUpdate: true,
+    });
+    const row = await applyTransition(tx, found, "requestHuman", { now });
+    return { row, changed: found.handoff_state !== row.handoff_state };
+  });
+  if (changed) {
+    await deps.bus.emit({
+      type: "handoff.requested",
+      workspaceId: bot.workspace_id,
+      conversationId: row.public_id,
+      chatbotId: bot.id,
+    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  }
+  return {
+    conversation_id: row.public_id,
+    status: row.status,
+    handoff_state: row.handoff_state,
+    handoff_requested_at: row.handoff_requested_at ? isoWithOffset(row.handoff_requested_at) : null,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The widget's "new chat": close the visitor's conversation so the next
+ * message starts a fresh one with no AI context. Idempotent.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import { applyTransition } from "../conversations/state_machine.ts";
+import { requireVisitorConversation } from "./visitor_conversation.ts";
+
+export async function resetChat(
+  deps: AppDeps,
+  bot: ChatbotRow,
+  input: { visitorId: string; conversationId: string },
+): Promise<{ conversation_id: string; status: "closed" }> {
+  const now = deps.clock();
+  const { row, changed } = await deps.sql.begin(async (tx) => {
+    const found = await requireVisitorConversation(tx, bot, input.visitorId, input.conversationId, {
+      forUpdate: true,
+    });
+    const row = await applyTransition(tx, found, "visitorReset", { now });
+    return { row, changed: found.status !== row.status };
+  });
+  if (changed) {
+    await deps.bus.emit({
+      type: "conversation.changed",
+      workspaceId: bot.workspace_id,
+      conversationId: row.public_id,
+      status: row.status,
+      reason: "visitor_reset",
+    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  }
+  return { conversation_id: row.public_id, status: "closed" };
+}

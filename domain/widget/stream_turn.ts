@@ -1,0 +1,95 @@
+/**
+ * A widget message in two steps, so the SSE door can answer plain JSON for
+ * every refusal and stream only once the visitor message is safely stored:
+ * `openStreamTurn` (identity, ownership, quota, storage) then `answerTurn`
+ * (the AI reply, streamed through `onDelta`, or silence while a human owns it).
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import type { MessageSource } from "../../db/messages.ts";
+import { findWorkspace } from "../../db/workspaces.ts";
+import { generateReply } from "../ai/generate_reply.ts";
+import {
+  HUMAN_OWNS_NOTE,
+  startVisitorTurn,
+  type VisitorTurn,
+} from "../conversations/start_visitor_turn.ts";
+import { Conflict } from "../errors.ts";
+import { verifyIdentity } from "./verify_identity.ts";
+
+export interface StreamTurnInput {
+  visitorId: string;
+  message: string;
+  conversationId?: string;
+  meta?: Record<string, unknown>;
+  /** Name, e-mail and phone from the pre-chat form: the visitor's own, unverified claim. */
+  visitor?: { name?: string; email?: string; phone?: string };
+  identity?: string;
+}
+
+/** Verify the identity token, then store the visitor message (one transaction). */
+export async function openStreamTurn(
+  deps: AppDeps,
+  bot: ChatbotRow,
+  input: StreamTurnInput,
+): Promise<VisitorTurn> {
+  let visitor = input.visitor;
+  const meta: Record<string, unknown> = { ...(input.meta ?? {}) };
+  // Only the server sets `identity`: a client-sent one is never trusted.
+  delete meta.identity;
+  delete meta.visitor;
+  if (input.identity !== undefined) {
+    const workspace = await findWorkspace(deps.sql, bot.workspace_id);
+    const who = await verifyIdentity(
+      input.identity,
+      workspace?.identity_secret ?? null,
+      deps.clock(),
+    );
+    visitor = {
+      name: who.name ?? visitor?.name,
+      email: who.email ?? visitor?.email,
+      phone: who.phone ?? visitor?.phone,
+    };
+    meta.identity = { sub: who.sub, verified: true };
+  }
+  return await startVisitorTurn(deps, {
+    workspaceId: bot.workspace_id,
+    bot,
+    visitorId: input.visitorId,
+    conversationId: input.conversationId,
+    content: input.message,
+    meta: Object.keys(meta).length ? meta : undefined,
+    visitor,
+    channel: "widget",
+    requireVisitorMatch: true,
+  });
+}
+
+export type TurnAnswer =
+  | { source: "ai"; messageId: number; sources: MessageSource[] }
+  | { source: "human"; note: string };
+
+/**
+ * The AI's reply to a stored turn. A human who took over while the provider
+ * was answering wins: nothing is stored and the answer says a human owns it.
+ */
+export async function answerTurn(
+  deps: AppDeps,
+  bot: ChatbotRow,
+  turn: VisitorTurn,
+  opts: { onDelta: (text: string) => void; signal: AbortSignal },
+): Promise<TurnAnswer> {
+  if (!turn.aiShouldAnswer) return { source: "human", note: turn.note ?? HUMAN_OWNS_NOTE };
+  try {
+    const reply = await generateReply(deps, {
+      workspaceId: bot.workspace_id,
+      bot,
+      conversation: turn.conversation,
+      visitorMessage: turn.visitorMessage,
+    }, opts);
+    return { source: "ai", messageId: reply.message.id, sources: reply.sources };
+  } catch (err) {
+    if (err instanceof Conflict) return { source: "human", note: HUMAN_OWNS_NOTE };
+    throw err;
+  }
+}

@@ -1,0 +1,48 @@
+/** POST /widget/{key}/heartbeat: presence and page, and agent messages not yet delivered. */
+import { z } from "zod";
+import { publicProcedure } from "../trpc.ts";
+import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
+import { heartbeat } from "../../domain/widget/heartbeat.ts";
+import {
+  conversationIdField,
+  conversationStateSchema,
+  keyField,
+  visitorIdField,
+  widgetMessageSchema,
+} from "./schemas.ts";
+
+export const widgetHeartbeat = publicProcedure
+  .meta({
+    openapi: { method: "POST", path: "/widget/{key}/heartbeat", tags: ["widget"] },
+    rateLimit: { name: "widget.heartbeat", limit: 120, windowSeconds: 60, by: "ip" },
+  })
+  .input(z.object({
+    key: keyField,
+    visitor_id: visitorIdField,
+    conversation_id: conversationIdField.optional(),
+    page_url: z.string().max(2048).optional(),
+    page_title: z.string().max(300).optional(),
+    referrer: z.string().max(2048).optional(),
+    chat_open: z.boolean(),
+    locale: z.string().max(35).optional(),
+    timezone: z.string().max(64).optional(),
+  }))
+  .output(z.object({
+    poll_seconds: z.number(),
+    conversation: conversationStateSchema.nullable(),
+    messages: z.array(widgetMessageSchema),
+  }))
+  .mutation(async ({ ctx, input }) => {
+    const bot = await loadWidgetBot(ctx.deps.sql, input.key);
+    return await heartbeat(ctx.deps, bot, {
+      visitorId: input.visitor_id,
+      conversationId: input.conversation_id,
+      pageUrl: input.page_url,
+      pageTitle: input.page_title,
+      referrer: input.referrer,
+      chatOpen: input.chat_open,
+      locale: input.locale,
+      timezone: input.timezone,
+      userAgent: ctx.req.headers.get("user-agent"),
+    });
+  });

@@ -1,0 +1,21 @@
+/** Zod pieces shared by the widget procedures and the stream, so limits match everywhere. */
+import { z } from "zod";
+
+/** The bot's public key from the path. */
+export const keyField = z.string().min(1).max(255);
+/** Assigned by widget.js, kept in localStorage; SPEC: up to 100 characters. */
+export const visitorIdField = z.string().trim().min(1).max(100);
+export const conversationIdField = z.uuid();
+
+export const widgetMessageSchema = z.object({
+  id: z.number(),
+  role: z.enum(["visitor", "assistant", "agent"]),
+  content: z.string(),
+  at: z.string(),
+});
+
+export const conversationStateSchema = z.object({
+  conversation_id: z.string(),
+  status: z.string(),
+  handoff_state: z.string(),
+});

@@ -1,0 +1,144 @@
+/**
+ * POST /widget/{key}/stream: the visitor's message and the AI reply as
+ * Server-Sent Events (`meta`, `delta`…, then `done` or `error`). Every
+ * refusal before the visitor message is stored is a plain JSON error with the
+ * same rate limit, status mapping and 422 shape as the other doors.
+ */
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import type { AppDeps } from "../../app/deps.ts";
+import { describeError } from "../../app/logger.ts";
+import { ProviderUnavailable, QuotaExceeded } from "../../domain/errors.ts";
+import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
+import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
+import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
+import { toErrorReply } from "../doors/http_errors.ts";
+import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
+import { sseResponse } from "../doors/sse.ts";
+import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
+
+export const STREAM_RATE_LIMIT: RateLimitSpec = {
+  name: "widget.stream",
+  limit: 20,
+  windowSeconds: 60,
+  by: "ip",
+};
+
+/** Encoded size allowed for `meta`: page context, not a storage space. */
+const META_MAX_CHARS = 8000;
+
+const messageField = z.string().max(4000).superRefine((text, ctx) => {
+  if (text.length === 0) {
+    ctx.addIssue({ code: "custom", message: "The message field is required." });
+  } else if (!text.trim()) {
+    ctx.addIssue({ code: "custom", message: "The message field must not be whitespace only." });
+  }
+});
+
+const metaField = z.looseObject({
+  visitor: z.object({
+    name: z.string().trim().max(255).optional(),
+    email: z.union([z.literal(""), z.email().max(255)]).optional(),
+    phone: z.string().trim().max(50).optional(),
+  }).optional(),
+}).superRefine((meta, ctx) => {
+  if (JSON.stringify(meta).length > META_MAX_CHARS) {
+    ctx.addIssue({
+      code: "custom",
+      message: `The meta field must not be greater than ${META_MAX_CHARS} characters as JSON.`,
+    });
+  }
+});
+
+export const streamInput = z.object({
+  key: keyField,
+  visitor_id: visitorIdField,
+  message: messageField,
+  conversation_id: conversationIdField.optional(),
+  meta: metaField.optional(),
+  identity: z.string().max(4000).optional(),
+});
+
+/** The `code` of a terminal `error` event. */
+export type StreamErrorCode = "provider_unavailable" | "quota_exceeded" | "internal";
+
+class BadBody extends Error {}
+
+async function readJson(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new BadBody("The request body is not valid JSON.");
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new BadBody("The request body must be a JSON object.");
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export async function handleStream(
+  req: Request,
+  key: string,
+  deps: AppDeps,
+  ip: string,
+): Promise<Response> {
+  const headers = new Headers();
+  const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
+  try {
+    await enforceRateLimit(deps.kv, STREAM_RATE_LIMIT, ip, headers);
+    const body = await readJson(req);
+    const parsed = streamInput.safeParse({ ...body, key });
+    if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
+    const input = parsed.data;
+    const bot = await loadWidgetBot(deps.sql, input.key);
+    const visitor = input.meta?.visitor;
+    const turn = await openStreamTurn(deps, bot, {
+      visitorId: input.visitor_id,
+      message: input.message,
+      conversationId: input.conversation_id,
+      meta: input.meta,
+      visitor: visitor ? { ...visitor, email: visitor.email || undefined } : undefined,
+      identity: input.identity,
+    });
+    return sseResponse(async (out, signal) => {
+      out.send("meta", {
+        conversation_id: turn.conversation.public_id,
+        visitor_message_id: turn.visitorMessage.id,
+        status: turn.conversation.status,
+      });
+      try {
+        const answer = await answerTurn(deps, bot, turn, {
+          onDelta: (delta) => out.send("delta", { delta }),
+          signal,
+        });
+        out.send(
+          "done",
+          answer.source === "ai"
+            ? { message_id: answer.messageId, source: "ai", sources: answer.sources }
+            : { message_id: null, source: "human", sources: [], note: answer.note },
+        );
+      } catch (err) {
+        if (signal.aborted) return; // the visitor left: nobody to tell
+        out.send("error", streamError(err, onFault));
+      }
+    }, { headers, onError: onFault });
+  } catch (err) {
+    if (err instanceof BadBody) return jsonResponse(400, { message: err.message }, headers);
+    return errorResponse(toErrorReply(err, onFault), headers);
+  }
+}
+
+function streamError(
+  err: unknown,
+  onFault: (err: unknown) => void,
+): { message: string; code: StreamErrorCode } {
+  if (err instanceof ProviderUnavailable) {
+    return { message: err.message, code: "provider_unavailable" };
+  }
+  if (err instanceof QuotaExceeded) return { message: err.message, code: "quota_exceeded" };
+  onFault(err);
+  return { message: "The reply could not be completed. Please try again.", code: "internal" };
+}
