@@ -6,12 +6,15 @@
  */
 import postgres from "postgres";
 import { startServer } from "../../main.ts";
+import type { AppDeps } from "../../app/deps.ts";
 
 export interface TestServer {
   url: string;
   port: number;
   dataDir: string;
   env: Record<string, string>;
+  /** The running server's services, to arrange state no HTTP surface offers yet. */
+  deps: AppDeps;
   stop(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     port: started.port,
     dataDir,
     env,
+    deps: started.services.deps,
     stop: async () => {
       await started.shutdown();
       if (db) await db.drop();
