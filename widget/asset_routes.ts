@@ -1,4 +1,64 @@
-/** Static widget assets: /widget.js and the /demo page. */
+/**
+ * Static widget assets: `/widget.js` (bundled on first request, then served
+ * from memory with an ETag and gzip) and the `/demo` page.
+ */
 import type { RawRoute } from "../routers/raw_routes.ts";
+import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
+import { bundleWidget } from "./bundle.ts";
+import { DEMO_CSP, demoKey, demoPage } from "./demo_page.ts";
 
-export const widgetAssetRoutes: RawRoute[] = [];
+/**
+ * Customers' pages reference an unversioned URL, so browsers keep it five
+ * minutes and then revalidate with the ETag (a 304 costs no body); a day of
+ * stale-while-revalidate keeps pages fast while the check runs.
+ */
+const SCRIPT_CACHE = "public, max-age=300, stale-while-revalidate=86400";
+
+let script: Promise<StaticAsset> | null = null;
+
+/** The bundled script; a failed build is not cached, so the next request retries. */
+export function widgetScript(): Promise<StaticAsset> {
+  script ??= bundleWidget()
+    .then((text) =>
+      makeAsset(text, "text/javascript; charset=utf-8", SCRIPT_CACHE, {
+        "access-control-allow-origin": "*",
+        "cross-origin-resource-policy": "cross-origin",
+      })
+    )
+    .catch((err) => {
+      script = null;
+      throw err;
+    });
+  return script;
+}
+
+const demoPages = new Map<string, Promise<StaticAsset>>();
+
+function demoAsset(baseUrl: string, key: string): Promise<StaticAsset> {
+  let page = demoPages.get(key);
+  if (!page) {
+    if (demoPages.size > 100) demoPages.clear();
+    page = makeAsset(demoPage(baseUrl, key), "text/html; charset=utf-8", "no-cache", {
+      "content-security-policy": DEMO_CSP,
+      "referrer-policy": "strict-origin-when-cross-origin",
+    });
+    demoPages.set(key, page);
+  }
+  return page;
+}
+
+export const widgetAssetRoutes: RawRoute[] = [
+  {
+    method: "GET",
+    pattern: ["widget.js"],
+    template: "/widget.js",
+    handle: async (req) => serveAsset(req, await widgetScript()),
+  },
+  {
+    method: "GET",
+    pattern: ["demo"],
+    template: "/demo",
+    handle: async (req, _params, deps) =>
+      serveAsset(req, await demoAsset(deps.config.baseUrl, demoKey(new URL(req.url)))),
+  },
+];

@@ -1,0 +1,51 @@
+/**
+ * widget.js is built from `widget/src/main.ts` by Deno's bundler (esbuild
+ * underneath) on the first request and kept in memory, so the served script
+ * can never be staler than the source beside it. In-process bundling needs
+ * the `bundle` unstable flag (set in deno.json); without it the `deno bundle`
+ * subcommand is run instead.
+ */
+
+const ENTRY = new URL("./src/main.ts", import.meta.url);
+
+interface BundleResult {
+  success: boolean;
+  errors: { text: string }[];
+  outputFiles?: { text(): string }[];
+}
+type DenoBundle = (options: {
+  entrypoints: string[];
+  write: false;
+  minify: boolean;
+  platform: "browser";
+  format: "iife";
+}) => Promise<BundleResult>;
+
+/** The minified browser script, as text. */
+export async function bundleWidget(): Promise<string> {
+  const entry = ENTRY.protocol === "file:" ? decodeURIComponent(ENTRY.pathname) : ENTRY.href;
+  const bundle = (Deno as unknown as { bundle?: DenoBundle }).bundle;
+  if (typeof bundle === "function") {
+    const result = await bundle({
+      entrypoints: [entry],
+      write: false,
+      minify: true,
+      platform: "browser",
+      format: "iife",
+    });
+    const text = result.outputFiles?.[0]?.text();
+    if (!result.success || text === undefined) {
+      throw new Error(`Cannot bundle widget.js: ${result.errors.map((e) => e.text).join("; ")}`);
+    }
+    return text;
+  }
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--minify", "--platform", "browser", "--format", "iife", entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`Cannot bundle widget.js: ${new TextDecoder().decode(out.stderr).trim()}`);
+  }
+  return new TextDecoder().decode(out.stdout);
+}

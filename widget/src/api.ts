@@ -1,0 +1,127 @@
+/// <reference lib="dom" />
+/**
+ * The widget's calls to `/widget/{key}/…`. Every failure becomes an
+ * `ApiError` carrying the server's `message`, so the view can show the
+ * reason (rate limit, closed conversation) instead of a generic failure.
+ */
+import { readSse } from "./sse.ts";
+import type {
+  ConversationState,
+  HeartbeatReply,
+  Snapshot,
+  Source,
+  VisitorDetails,
+  WidgetConfig,
+} from "./types.ts";
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export interface StreamHandlers {
+  onMeta(meta: { conversation_id: string; visitor_message_id: number; status: string }): void;
+  onDelta(text: string): void;
+  onDone(
+    done: { message_id: number | null; source: string; sources: Source[]; note?: string },
+  ): void;
+  onError(err: { message: string; code: string }): void;
+}
+
+export interface StreamInput {
+  visitor_id: string;
+  message: string;
+  conversation_id?: string;
+  identity?: string;
+  meta: { page_url: string; page_title: string; visitor?: VisitorDetails };
+}
+
+export class WidgetApi {
+  private readonly root: string;
+
+  constructor(base: string, key: string) {
+    this.root = `${base}/widget/${encodeURIComponent(key)}`;
+  }
+
+  async config(): Promise<WidgetConfig> {
+    const body = await this.call<{ data: WidgetConfig }>("GET", "/config");
+    return body.data;
+  }
+
+  snapshot(visitorId: string, conversationId: string): Promise<Snapshot> {
+    const q = new URLSearchParams({ visitor_id: visitorId, conversation_id: conversationId });
+    return this.call<Snapshot>("GET", `/conversation?${q}`);
+  }
+
+  heartbeat(body: Record<string, unknown>): Promise<HeartbeatReply> {
+    return this.call<HeartbeatReply>("POST", "/heartbeat", body);
+  }
+
+  reset(visitorId: string, conversationId: string): Promise<ConversationState> {
+    const body = { visitor_id: visitorId, conversation_id: conversationId };
+    return this.call<ConversationState>("POST", "/chat/reset", body);
+  }
+
+  handoff(visitorId: string, conversationId: string): Promise<ConversationState> {
+    const body = { visitor_id: visitorId, conversation_id: conversationId };
+    return this.call<ConversationState>("POST", "/handoff", body);
+  }
+
+  rate(visitorId: string, conversationId: string, rating: number, comment: string) {
+    const body = { visitor_id: visitorId, conversation_id: conversationId, rating, comment };
+    return this.call<{ rating: number }>("POST", "/rating", body);
+  }
+
+  /** Posts a message and dispatches the reply's events until the stream ends. */
+  async stream(input: StreamInput, on: StreamHandlers, signal: AbortSignal): Promise<void> {
+    const res = await fetch(`${this.root}/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify(input),
+      signal,
+    });
+    if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("event-stream")) {
+      throw await failure(res);
+    }
+    let finished = false;
+    await readSse(res.body, ({ event, data }) => {
+      const payload = JSON.parse(data);
+      if (event === "meta") on.onMeta(payload);
+      else if (event === "delta") on.onDelta(String(payload.delta ?? ""));
+      else if (event === "done") {
+        finished = true;
+        on.onDone(payload);
+      } else if (event === "error") {
+        finished = true;
+        on.onError(payload);
+      }
+    });
+    if (!finished) on.onError({ message: "The reply was interrupted.", code: "internal" });
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.root + path, {
+      method,
+      headers: body === undefined
+        ? { accept: "application/json" }
+        : { accept: "application/json", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw await failure(res);
+    return await res.json() as T;
+  }
+}
+
+async function failure(res: Response): Promise<ApiError> {
+  let message = "Something went wrong. Please try again.";
+  try {
+    const body = await res.json();
+    if (typeof body?.message === "string") message = body.message;
+  } catch { /* keep the generic message */ }
+  if (res.status === 429) {
+    const wait = res.headers.get("retry-after");
+    message = wait ? `You're sending messages too fast. Try again in ${wait} s.` : message;
+  }
+  return new ApiError(res.status, message);
+}

@@ -1,0 +1,332 @@
+/// <reference lib="dom" />
+/**
+ * The widget controller: opens and closes the chat, restores the stored
+ * conversation, sends messages and streams the replies, asks for a human,
+ * starts new chats, keeps presence with the heartbeat (which also delivers
+ * agent replies), and asks for a rating once a conversation is closed.
+ */
+import { ApiError, WidgetApi } from "./api.ts";
+import { h } from "./dom.ts";
+import { MessageLog } from "./message_log.ts";
+import { prechatForm } from "./prechat_form.ts";
+import { scheduleProactive } from "./proactive.ts";
+import { ratingCard } from "./rating_card.ts";
+import { VisitorStore } from "./storage.ts";
+import type { ChatMessage, ConversationState, VisitorDetails, WidgetConfig } from "./types.ts";
+import { mountView, type View } from "./view.ts";
+
+export class Widget {
+  private readonly view: View;
+  private readonly log: MessageLog;
+  private readonly store: VisitorStore;
+  private readonly visitorId: string;
+  private conversationId: string | null;
+  private state: ConversationState | null = null;
+  private loaded = false;
+  private streaming: AbortController | null = null;
+  private beatTimer: ReturnType<typeof setTimeout> | undefined;
+  private ratingShown = false;
+
+  constructor(
+    private readonly config: WidgetConfig,
+    private readonly api: WidgetApi,
+    private readonly identity: string | null,
+  ) {
+    this.store = new VisitorStore(config.public_key);
+    this.visitorId = this.store.visitorId();
+    this.conversationId = this.store.get("conversation");
+    this.view = mountView(config);
+    const b = config.branding;
+    this.log = new MessageLog(this.view.log, {
+      assistant: b.avatar_url,
+      agent: b.agent_avatars[0] ?? null,
+    });
+    this.bind();
+    if (this.store.get("open", "session")) this.open(false);
+    scheduleProactive(config.proactive, this.store, () => this.teaser(config.proactive.message));
+    this.heartbeat();
+    document.addEventListener("visibilitychange", () => !document.hidden && this.heartbeat());
+  }
+
+  open(focus = true): void {
+    const v = this.view;
+    v.panel.hidden = false;
+    v.proactive.hidden = true;
+    v.launcher.setAttribute("aria-expanded", "true");
+    this.store.set("open", "1", "session");
+    if (!this.loaded) {
+      this.loaded = true;
+      void this.restore();
+    }
+    if (focus) (v.input.disabled ? v.panel.querySelector("input") ?? v.close : v.input).focus();
+    this.heartbeat();
+  }
+
+  close(): void {
+    this.view.panel.hidden = true;
+    this.view.launcher.setAttribute("aria-expanded", "false");
+    this.store.set("open", null, "session");
+    this.view.launcher.focus();
+  }
+
+  private bind(): void {
+    const v = this.view;
+    v.launcher.addEventListener("click", () => (v.panel.hidden ? this.open() : this.close()));
+    v.close.addEventListener("click", () => this.close());
+    v.panel.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        e.stopPropagation();
+        this.close();
+      }
+    });
+    v.composer.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.sendFromInput();
+    });
+    v.input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        this.sendFromInput();
+      }
+    });
+    v.input.addEventListener("input", () => {
+      v.input.style.height = "auto";
+      v.input.style.height = `${Math.min(v.input.scrollHeight, 120)}px`;
+    });
+    v.human.addEventListener("click", () => void this.requestHuman());
+    v.newChat.addEventListener("click", () => void this.newChat());
+    v.proactive.addEventListener("click", () => this.open());
+    v.proactive.addEventListener("keydown", (e) => e.key === "Enter" && this.open());
+    v.proactiveClose.addEventListener("click", (e) => {
+      e.stopPropagation();
+      v.proactive.hidden = true;
+    });
+    this.updateButtons();
+  }
+
+  /** Shows the teaser bubble beside the launcher; false when the chat is open. */
+  private teaser(text: string): boolean {
+    if (!this.view.panel.hidden) return false;
+    this.view.proactiveText.textContent = text;
+    this.view.proactive.hidden = false;
+    return true;
+  }
+
+  /** Draws the welcome, then the stored conversation if there is one. */
+  private async restore(): Promise<void> {
+    this.log.clear();
+    this.ratingShown = false;
+    this.log.add({ id: 0, role: "assistant", content: this.config.welcome_message });
+    let messages: ChatMessage[] = [];
+    if (this.conversationId) {
+      try {
+        const snap = await this.api.snapshot(this.visitorId, this.conversationId);
+        messages = snap.messages;
+        for (const m of messages) this.log.add(m);
+        this.applyState(snap, false);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) this.setConversation(null);
+        else this.log.note("We couldn't load your earlier messages.");
+      }
+    }
+    const started = messages.some((m) => m.role === "visitor");
+    this.renderChips(!started);
+    if (!started && this.needsPrechat()) this.showPrechat();
+  }
+
+  private renderChips(show: boolean): void {
+    const chips = show ? this.config.quick_replies.filter((q) => q.trim()) : [];
+    this.view.chips.replaceChildren(
+      ...chips.map((q) => {
+        const chip = h("button", { type: "button", class: "chip" }, q);
+        chip.addEventListener("click", () => void this.send(q));
+        return chip;
+      }),
+    );
+    this.view.chips.hidden = chips.length === 0;
+  }
+
+  private needsPrechat(): boolean {
+    return this.config.prechat.enabled && this.config.prechat.fields.length > 0 &&
+      !this.store.get("details");
+  }
+
+  private showPrechat(): void {
+    const v = this.view;
+    v.input.disabled = true;
+    v.send.disabled = true;
+    const form = prechatForm(this.config.prechat.fields, (details) => {
+      this.store.set("details", JSON.stringify(details));
+      form.remove();
+      v.input.disabled = false;
+      v.send.disabled = false;
+      v.input.focus();
+    });
+    this.log.card(form);
+  }
+
+  private details(): VisitorDetails | undefined {
+    const raw = this.store.get("details");
+    try {
+      return raw ? JSON.parse(raw) as VisitorDetails : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sendFromInput(): void {
+    const text = this.view.input.value.trim();
+    if (!text || this.streaming || this.view.input.disabled) return;
+    this.view.input.value = "";
+    this.view.input.style.height = "auto";
+    void this.send(text);
+  }
+
+  /** Sends one visitor message and streams the reply into a live bubble. */
+  private async send(text: string): Promise<void> {
+    if (this.streaming || this.view.input.disabled) return;
+    this.renderChips(false);
+    const mine = this.log.add({ id: -1, role: "visitor", content: text });
+    const live = this.log.live();
+    const ac = new AbortController();
+    this.streaming = ac;
+    this.view.send.disabled = true;
+    try {
+      await this.api.stream({
+        visitor_id: this.visitorId,
+        message: text,
+        ...(this.conversationId ? { conversation_id: this.conversationId } : {}),
+        ...(this.identity ? { identity: this.identity } : {}),
+        meta: { page_url: location.href, page_title: document.title, visitor: this.details() },
+      }, {
+        onMeta: (m) => {
+          this.setConversation(m.conversation_id);
+          this.log.remember(m.visitor_message_id);
+        },
+        onDelta: (d) => live.append(d),
+        onDone: (d) => {
+          if (d.source === "human") {
+            live.remove();
+            this.log.remember(d.message_id);
+            if (d.note) this.log.note(d.note);
+          } else live.finish(d.message_id, d.sources ?? []);
+        },
+        onError: (e) => live.fail(e.message || "The reply could not be completed."),
+      }, ac.signal);
+    } catch (err) {
+      if (ac.signal.aborted) return;
+      live.remove();
+      mine?.remove();
+      if (!this.view.input.value) this.view.input.value = text;
+      this.log.note(err instanceof ApiError ? err.message : "Connection lost. Please try again.");
+    } finally {
+      if (this.streaming === ac) {
+        this.streaming = null;
+        this.view.send.disabled = false;
+      }
+    }
+  }
+
+  private async requestHuman(): Promise<void> {
+    if (!this.conversationId) return;
+    try {
+      const state = await this.api.handoff(this.visitorId, this.conversationId);
+      this.applyState(state, true);
+    } catch (err) {
+      this.log.note(err instanceof ApiError ? err.message : "Please try again.");
+    }
+  }
+
+  /** Closes the conversation on the server and starts over with a clean slate. */
+  private async newChat(): Promise<void> {
+    this.streaming?.abort();
+    this.streaming = null;
+    this.view.send.disabled = false;
+    const id = this.conversationId;
+    this.setConversation(null);
+    this.state = null;
+    this.updateButtons();
+    if (id) await this.api.reset(this.visitorId, id).catch(() => undefined);
+    await this.restore();
+    this.view.input.focus();
+  }
+
+  private setConversation(id: string | null): void {
+    this.conversationId = id;
+    this.store.set("conversation", id);
+    this.updateButtons();
+  }
+
+  /** Applies a server state; `announce` adds a note when the handoff state changed. */
+  private applyState(s: ConversationState, announce: boolean): void {
+    const before = this.state;
+    this.state = {
+      conversation_id: s.conversation_id,
+      status: s.status,
+      handoff_state: s.handoff_state,
+    };
+    if (announce && before?.handoff_state !== s.handoff_state) {
+      if (s.handoff_state === "handoff_pending") {
+        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
+      } else if (s.handoff_state === "human_connected") {
+        this.log.note("A teammate joined the chat.");
+      }
+    }
+    if (s.status === "closed" && this.config.features.rating && !this.ratingShown) {
+      this.ratingShown = true;
+      if (announce) this.log.note("This conversation was closed.");
+      if (!this.store.get(`rated:${s.conversation_id}`)) {
+        const convId = s.conversation_id;
+        this.log.card(ratingCard(async (rating, comment) => {
+          await this.api.rate(this.visitorId, convId, rating, comment);
+          this.store.set(`rated:${convId}`, String(rating));
+        }));
+      }
+    }
+    if (s.status !== "closed") this.ratingShown = false;
+    this.updateButtons();
+  }
+
+  private updateButtons(): void {
+    const v = this.view;
+    v.human.hidden = !this.config.features.human_handoff || !this.conversationId ||
+      this.state?.handoff_state === "human_connected" || this.state?.status === "closed";
+    v.newChat.hidden = !this.conversationId;
+  }
+
+  /** Presence and delivery: page, open state, and agent messages sent meanwhile. */
+  private async heartbeat(): Promise<void> {
+    clearTimeout(this.beatTimer);
+    let next = this.config.realtime.heartbeat_seconds || 15;
+    try {
+      const reply = await this.api.heartbeat({
+        visitor_id: this.visitorId,
+        ...(this.conversationId ? { conversation_id: this.conversationId } : {}),
+        page_url: location.href.slice(0, 2048),
+        page_title: document.title.slice(0, 300),
+        referrer: document.referrer.slice(0, 2048),
+        chat_open: !this.view.panel.hidden,
+        locale: navigator.language,
+        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      });
+      next = reply.poll_seconds || next;
+      const c = reply.conversation;
+      if (c && (!this.conversationId || c.conversation_id === this.conversationId)) {
+        if (!this.conversationId) this.setConversation(c.conversation_id);
+        if (this.loaded) this.applyState(c, true);
+        else this.state = c;
+      }
+      this.deliver(reply.messages ?? []);
+    } catch { /* presence is best effort; try again on the next beat */ }
+    this.beatTimer = setTimeout(() => void this.heartbeat(), next * 1000);
+  }
+
+  private deliver(messages: ChatMessage[]): void {
+    if (!messages.length) return;
+    if (this.loaded) { for (const m of messages) this.log.add(m); }
+    if (this.view.panel.hidden) {
+      const last = messages[messages.length - 1]!;
+      this.teaser(last.content);
+    }
+  }
+}
