@@ -2,9 +2,16 @@
 import { router } from "../trpc.ts";
 import { me } from "./me.ts";
 import { listBots, showBot } from "./chatbots.ts";
+import { listConversations, showConversation } from "./conversations.ts";
+import { addKnowledge } from "./knowledge.ts";
+import { sendMessage } from "./messages.ts";
 
 export const v1Router = router({
   me,
   listBots,
   showBot,
+  listConversations,
+  showConversation,
+  addKnowledge,
+  sendMessage,
 });

@@ -1,0 +1,52 @@
+/**
+ * The whole v1 exchange in one call: store the visitor's turn, then (unless a
+ * human owns the conversation) the AI's reply. A provider failure surfaces as
+ * ProviderUnavailable (502) after the visitor message is safely stored.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import type { ConversationRow } from "../../db/conversations.ts";
+import { Conflict, Invalid } from "../errors.ts";
+import { generateReply, type Reply } from "../ai/generate_reply.ts";
+import { HUMAN_OWNS_NOTE, startVisitorTurn } from "./start_visitor_turn.ts";
+
+export interface AnsweredMessage {
+  conversation: ConversationRow;
+  reply: Reply | null;
+  note: string | null;
+}
+
+export async function answerVisitorMessage(
+  deps: AppDeps,
+  input: {
+    workspaceId: number;
+    bot: ChatbotRow;
+    visitorId: string;
+    conversationId?: string;
+    content: string;
+    meta?: Record<string, unknown>;
+  },
+): Promise<AnsweredMessage> {
+  if (!input.bot.is_active) {
+    throw new Invalid("The chatbot is not active.", { key: ["The chatbot is not active."] });
+  }
+  const turn = await startVisitorTurn(deps, { ...input, channel: "api" });
+  if (!turn.aiShouldAnswer) {
+    return { conversation: turn.conversation, reply: null, note: turn.note };
+  }
+  try {
+    const reply = await generateReply(deps, {
+      workspaceId: input.workspaceId,
+      bot: input.bot,
+      conversation: turn.conversation,
+      visitorMessage: turn.visitorMessage,
+    });
+    return { conversation: turn.conversation, reply, note: null };
+  } catch (err) {
+    // A human took over while the AI was thinking: their answer wins.
+    if (err instanceof Conflict) {
+      return { conversation: turn.conversation, reply: null, note: HUMAN_OWNS_NOTE };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,56 @@
+/** POST /api/v1/chatbots/{key}/knowledge: add a text or Q&A source, trained in the request. */
+import { z } from "zod";
+import { apiProcedure } from "../trpc.ts";
+import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
+import { addTrainedSource } from "../../domain/knowledge/add_trained_source.ts";
+
+/** Required and not only whitespace, with the field's own sentence. */
+const required = (field: string, max: number) =>
+  z.string().max(max).refine((s) => s.trim().length > 0, `The ${field} field is required.`);
+
+export const addKnowledge = apiProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/chatbots/{key}/knowledge",
+      tags: ["v1"],
+      summary: "Add a text document or a question and answer, trained before the response",
+    },
+    permission: "manage-content",
+  })
+  .input(z.object({
+    key: z.string().max(255),
+    title: required("title", 200),
+    content: required("content", 1_000_000),
+    type: z.enum(["text", "qa"]).default("text"),
+  }))
+  .output(z.object({
+    data: z.object({
+      id: z.number(),
+      title: z.string(),
+      type: z.string(),
+      status: z.string(),
+      chunk_count: z.number(),
+    }),
+  }))
+  .mutation(async ({ ctx, input }) => {
+    const workspaceId = ctx.auth!.workspace.id;
+    const bot = await getChatbot(ctx.deps.sql, workspaceId, input.key);
+    const { source, created } = await addTrainedSource(ctx.deps, {
+      workspaceId,
+      bot,
+      type: input.type,
+      title: input.title.trim(),
+      content: input.content,
+    });
+    ctx.response.status = created ? 201 : 200;
+    return {
+      data: {
+        id: source.id,
+        title: source.title,
+        type: source.type,
+        status: source.status,
+        chunk_count: source.chunk_count,
+      },
+    };
+  });

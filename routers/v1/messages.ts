@@ -1,0 +1,70 @@
+/** POST /api/v1/chatbots/{key}/messages: a visitor message in, the full AI reply out. */
+import { z } from "zod";
+import { apiProcedure } from "../trpc.ts";
+import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
+import { answerVisitorMessage } from "../../domain/conversations/answer_visitor_message.ts";
+
+const META_MAX_BYTES = 16_384;
+
+export const sendMessage = apiProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/chatbots/{key}/messages",
+      tags: ["v1"],
+      summary: "Send a visitor message and get the AI reply (bound by the monthly quota)",
+    },
+    permission: "handle-conversations",
+  })
+  .input(z.object({
+    key: z.string().max(255),
+    message: z.string().max(4000).refine(
+      (s) => s.trim().length > 0,
+      "The message field must not be empty or only whitespace.",
+    ),
+    visitor_id: z.string().max(100).refine(
+      (s) => s.trim().length > 0,
+      "The visitor id field is required.",
+    ),
+    conversation_id: z.uuid().optional(),
+    meta: z.record(z.string(), z.unknown()).refine(
+      (m) => new TextEncoder().encode(JSON.stringify(m)).length <= META_MAX_BYTES,
+      `The meta field must not be larger than ${META_MAX_BYTES / 1024} KB.`,
+    ).optional(),
+  }))
+  .output(z.object({
+    conversation_id: z.string(),
+    status: z.enum(["bot", "agent", "closed"]),
+    reply: z.object({
+      id: z.number(),
+      content: z.string(),
+      model: z.string(),
+      tokens_in: z.number(),
+      tokens_out: z.number(),
+    }).nullable(),
+    note: z.string().optional(),
+  }))
+  .mutation(async ({ ctx, input }) => {
+    const workspaceId = ctx.auth!.workspace.id;
+    const bot = await getChatbot(ctx.deps.sql, workspaceId, input.key);
+    const out = await answerVisitorMessage(ctx.deps, {
+      workspaceId,
+      bot,
+      visitorId: input.visitor_id,
+      conversationId: input.conversation_id,
+      content: input.message,
+      meta: input.meta,
+    });
+    const base = { conversation_id: out.conversation.public_id, status: out.conversation.status };
+    if (!out.reply) return { ...base, reply: null, note: out.note ?? undefined };
+    return {
+      ...base,
+      reply: {
+        id: out.reply.message.id,
+        content: out.reply.message.content,
+        model: out.reply.model,
+        tokens_in: out.reply.tokensIn,
+        tokens_out: out.reply.tokensOut,
+      },
+    };
+  });
