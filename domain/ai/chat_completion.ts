@@ -94,5 +94,7 @@ async function streamed(
       tokensOut = chunk.usage.completion_tokens;
     }
   }
+  // The SDK's stream ends quietly on abort: a cut-off answer must not pass as complete.
+  opts.signal?.throwIfAborted();
   return { content, tokensIn, tokensOut };
 }
