@@ -50,6 +50,7 @@ button{font:inherit;cursor:pointer}
 .chip{border:1px solid var(--pw-primary);color:var(--pw-fg);background:var(--pw-bg);border-radius:999px;padding:6px 12px;font-size:13px}
 .chip:hover{background:var(--pw-surface)}
 .composer{display:flex;gap:8px;align-items:flex-end;padding:10px 12px;border-top:1px solid var(--pw-border);background:var(--pw-bg)}
+.composer textarea:focus-visible{outline-offset:0}
 .composer textarea{flex:1;resize:none;max-height:120px;min-height:40px;border:1px solid var(--pw-border);border-radius:10px;padding:9px 11px;font:inherit;color:var(--pw-fg);background:var(--pw-bg)}
 .send{display:inline-flex;border:0;border-radius:10px;padding:10px;background:var(--pw-primary);color:var(--pw-on-primary)}
 .send svg{width:20px;height:20px;fill:currentColor}

@@ -1,0 +1,362 @@
+/// <reference lib="dom" />
+/**
+ * The widget in a real browser (Debian's headless Chromium via
+ * playwright-core): a page with the snippet, the launcher and dialog, a reply
+ * streaming in, history after a reload, markup shown as text, keyboard use,
+ * human handoff, agent replies by heartbeat, rating, new chat, a second theme
+ * with quick replies, the pre-chat form, the proactive message, and a phone
+ * screen. Screenshots go to tests/output/. Without Chromium this test fails.
+ */
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { standardSeed } from "../helpers/fixtures.ts";
+import { type ChatRequestRecord, startFakeAi } from "../helpers/fake_ai.ts";
+import { http } from "../helpers/http.ts";
+import { agentSays, resolve } from "../widget/widget_client.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const OUTPUT = new URL("../output/", import.meta.url);
+const HOURS_REPLY =
+  "Our desk is open Monday to Friday, 9:00 to 17:00 CET. Details: https://example.com/hours.";
+const XSS = `<img src=x onerror="window.__pwned=1">`;
+
+function browserSeed() {
+  const seed = standardSeed();
+  (seed.workspaces[0]!.chatbots as unknown[]).push(
+    {
+      name: "Acme Midnight",
+      public_key: "acme-midnight",
+      welcome_message: "Midnight desk here.",
+      branding: {
+        theme: "midnight",
+        position: "left",
+        primary_color: "#22c55e",
+        launcher_text: "Ask us",
+        title: "Night Support",
+        quick_replies: ["Do you ship abroad?", "Returns"],
+      },
+    },
+    {
+      name: "Acme Forms",
+      public_key: "acme-forms",
+      branding: {
+        title: "Forms Desk",
+        prechat: { enabled: true, fields: [{ name: "name", required: true }, "email"] },
+        proactive: { enabled: true, message: "Need a hand?", delay: 0, frequency: "session" },
+      },
+    },
+  );
+  return seed;
+}
+
+function lastUserText(req: ChatRequestRecord): string {
+  return [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+}
+
+async function launch(): Promise<Browser> {
+  try {
+    await Deno.stat(CHROMIUM);
+  } catch {
+    throw new Error(`Chromium is required at ${CHROMIUM}: apt-get install -y chromium`);
+  }
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** The widget's stored ids for `key` in this page's origin. */
+function stored(page: Page, key: string) {
+  return page.evaluate((k) => ({
+    visitor: localStorage.getItem(`parley:${k}:visitor`),
+    conversation: localStorage.getItem(`parley:${k}:conversation`),
+  }), key);
+}
+
+/** Which element has focus inside the widget's shadow root (tag and class). */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.querySelector("#parley-widget")?.shadowRoot?.activeElement;
+    return el ? `${el.tagName.toLowerCase()}.${el.className}` : null;
+  });
+}
+
+/** Makes the widget send its heartbeat now instead of in 15 s. */
+function beatNow(page: Page) {
+  return page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+Deno.test("widget works end to end in headless Chromium", serverTestOptions, async (t) => {
+  await Deno.mkdir(OUTPUT, { recursive: true });
+  const fake = startFakeAi({ chunkDelayMs: 40, reply: HOURS_REPLY });
+  const s = await startTestServer({ seed: browserSeed(), env: { AI_BASE_URL: fake.baseUrl } });
+  const browser = await launch();
+  const pageErrors: string[] = [];
+  let context: BrowserContext | null = null;
+  try {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    const panel = page.locator(".panel");
+    const launcher = page.locator(".launcher");
+    const input = page.locator("textarea[aria-label=Message]");
+    let firstConversation = "";
+
+    await t.step("the snippet mounts a launcher that opens an accessible chat dialog", async () => {
+      await page.goto(`${s.url}/demo?key=acme-helper`);
+      await launcher.waitFor();
+      assertEquals(await launcher.getAttribute("aria-expanded"), "false");
+      assertOk(await panel.isHidden());
+      await launcher.click();
+      await panel.waitFor();
+      assertEquals(await launcher.getAttribute("aria-expanded"), "true");
+      assertEquals(await panel.getAttribute("role"), "dialog");
+      assertEquals(await panel.getAttribute("aria-label"), "Acme Support chat");
+      const log = page.locator("[role=log]");
+      assertEquals(await log.getAttribute("aria-live"), "polite");
+      await page.getByText("Hello from Acme!").waitFor();
+      assertEquals(await focused(page), "textarea.");
+      assertEquals(await page.locator(".root").getAttribute("data-theme"), "ocean");
+    });
+
+    await t.step(
+      "the reply streams in piece by piece and its URL becomes a safe link",
+      async () => {
+        await input.fill("When are you open?");
+        await input.press("Enter");
+        const bubble = page.locator(".msg.assistant .bubble").last();
+        const seen = new Set<string>();
+        await waitUntil(async () => {
+          seen.add(await bubble.innerText());
+          return (await page.locator(".msg.assistant[aria-busy]").count()) === 0 &&
+            (await bubble.innerText()).includes("hours");
+        }, "the streamed reply");
+        const partial = [...seen].filter((x) => x.length > 3 && !x.includes("example.com/hours"));
+        assertOk(partial.length >= 2, `saw the reply grow (${[...seen].length} states)`);
+        assertEquals(await bubble.innerText(), HOURS_REPLY);
+        const link = bubble.locator("a");
+        assertEquals(await link.getAttribute("href"), "https://example.com/hours");
+        assertEquals(await link.getAttribute("rel"), "noopener noreferrer");
+        assertEquals(await link.getAttribute("target"), "_blank");
+        assertEquals(await link.innerText(), "https://example.com/hours");
+        assertEquals(lastUserText(fake.requests.at(-1)!), "When are you open?");
+        assertEquals(await page.locator(".msg.visitor .bubble").innerText(), "When are you open?");
+        firstConversation = (await stored(page, "acme-helper")).conversation ?? "";
+        assertMatch(firstConversation, /^[0-9a-f-]{36}$/);
+        assertMatch((await stored(page, "acme-helper")).visitor ?? "", /^v_[0-9a-f]{24}$/);
+        await page.screenshot({ path: new URL("widget-ocean.png", OUTPUT).pathname });
+      },
+    );
+
+    await t.step("after a reload the chat reopens with its history, once", async () => {
+      await page.reload();
+      await panel.waitFor();
+      await page.locator(".msg.assistant .bubble", { hasText: "Monday to Friday" }).waitFor();
+      assertEquals(await page.locator(".msg.visitor").count(), 1);
+      assertEquals(await page.locator(".msg.visitor .bubble").innerText(), "When are you open?");
+      assertEquals((await stored(page, "acme-helper")).conversation, firstConversation);
+    });
+
+    await t.step("markup in messages is shown as text and never runs", async () => {
+      fake.reply = (req) => `You wrote: ${lastUserText(req)}`;
+      await input.fill(XSS);
+      await input.press("Enter");
+      const echo = page.locator(".msg.assistant .bubble", { hasText: "You wrote:" });
+      await echo.waitFor();
+      await waitUntil(async () => (await echo.innerText()).endsWith(">"), "the echoed reply");
+      const check = async () => {
+        assertEquals(await page.locator(".msg.visitor .bubble").last().innerText(), XSS);
+        assertEquals(await echo.innerText(), `You wrote: ${XSS}`);
+        assertEquals(await page.locator(".bubble img").count(), 0);
+        assertEquals(await page.evaluate(() => "__pwned" in globalThis), false);
+      };
+      await check();
+      await page.reload();
+      await echo.waitFor();
+      await check();
+    });
+
+    await t.step("Escape closes the dialog and gives focus back to the launcher", async () => {
+      await input.focus();
+      await page.keyboard.press("Escape");
+      assertOk(await panel.isHidden());
+      assertEquals(await launcher.getAttribute("aria-expanded"), "false");
+      assertMatch(await focused(page) ?? "", /^button\.launcher/);
+      await page.keyboard.press("Enter");
+      await panel.waitFor();
+      assertEquals(await focused(page), "textarea.");
+    });
+
+    await t.step("'talk to a human' puts the conversation in handoff_pending", async () => {
+      await page.locator("button[aria-label='Talk to a human']").click();
+      await page.getByText("asked a teammate to join").waitFor();
+      const { visitor } = await stored(page, "acme-helper");
+      const snap = await http(
+        s.url,
+        "GET",
+        `/widget/acme-helper/conversation?visitor_id=${visitor}&conversation_id=${firstConversation}`,
+      );
+      assertEquals(snap.status, 200);
+      assertEquals(snap.body.handoff_state, "handoff_pending");
+    });
+
+    await t.step("an agent's reply arrives with the heartbeat, shown once", async () => {
+      await agentSays(s.deps, firstConversation, "Hi, Amy here. See https://example.com/help");
+      await beatNow(page);
+      const agent = page.locator(".msg.agent .bubble");
+      await agent.waitFor();
+      assertEquals(await agent.innerText(), "Hi, Amy here. See https://example.com/help");
+      assertEquals(await agent.locator("a").getAttribute("href"), "https://example.com/help");
+      await page.getByText("A teammate joined the chat.").waitFor();
+      assertOk(await page.locator("button[aria-label='Talk to a human']").isHidden());
+      await beatNow(page);
+      await page.reload();
+      await agent.waitFor();
+      assertEquals(await page.locator(".msg.agent").count(), 1);
+    });
+
+    await t.step("a closed conversation asks for a rating and stores it", async () => {
+      await resolve(s.deps, firstConversation);
+      await beatNow(page);
+      const card = page.locator("form.rating");
+      await card.waitFor();
+      await card.locator("button[aria-label='5 of 5']").click();
+      assertEquals(
+        await card.locator("button[aria-label='5 of 5']").getAttribute("aria-pressed"),
+        "true",
+      );
+      await card.locator("textarea").fill("Quick and kind");
+      await card.locator("button[type=submit]").click();
+      await page.getByText("Thanks for your feedback!").waitFor();
+      const [row] = await s.deps.sql<{ rating: number; rating_comment: string }[]>`
+        SELECT rating, rating_comment FROM conversations WHERE public_id = ${firstConversation}`;
+      assertEquals(row, { rating: 5, rating_comment: "Quick and kind" });
+    });
+
+    await t.step("'new chat' closes the conversation on the server and starts clean", async () => {
+      const newChat = page.locator("button[aria-label='Start a new chat']");
+      await newChat.click();
+      await waitUntil(async () => (await page.locator(".msg").count()) === 1, "a clean log");
+      assertEquals((await stored(page, "acme-helper")).conversation, null);
+      fake.reply = "Welcome back.";
+      await input.fill("Hello again");
+      await input.press("Enter");
+      await page.locator(".msg.assistant .bubble", { hasText: "Welcome back." }).waitFor();
+      const { visitor, conversation } = await stored(page, "acme-helper");
+      assertOk(conversation && conversation !== firstConversation, "a new conversation");
+      await waitUntil(async () => await newChat.isVisible(), "the new chat button");
+      await newChat.click();
+      await waitUntil(async () => (await page.locator(".msg").count()) === 1, "a clean log");
+      const snap = await http(
+        s.url,
+        "GET",
+        `/widget/acme-helper/conversation?visitor_id=${visitor}&conversation_id=${conversation}`,
+      );
+      assertEquals(snap.body.status, "closed");
+      assertEquals(await page.getByText("Hello again").count(), 0);
+    });
+
+    await t.step("another theme, on the left, with quick replies that send", async () => {
+      fake.reply = "Yes, we ship worldwide.";
+      await page.goto(`${s.url}/demo?key=acme-midnight`);
+      await launcher.waitFor();
+      assertEquals(await launcher.innerText(), "Ask us");
+      assertEquals(await page.locator(".root").getAttribute("data-theme"), "midnight");
+      const box = await launcher.boundingBox();
+      assertOk(box && box.x < 200, "launcher on the left");
+      await launcher.click();
+      await page.getByText("Midnight desk here.").waitFor();
+      const chip = page.locator(".chip", { hasText: "Do you ship abroad?" });
+      await chip.waitFor();
+      await page.screenshot({ path: new URL("widget-midnight.png", OUTPUT).pathname });
+      await chip.click();
+      await page.locator(".msg.assistant .bubble", { hasText: "ship worldwide" }).waitFor();
+      assertEquals(await page.locator(".msg.visitor .bubble").innerText(), "Do you ship abroad?");
+      assertEquals(await page.locator(".chip").count(), 0);
+    });
+
+    await t.step(
+      "proactive message once per session; pre-chat details reach the server",
+      async () => {
+        fake.reply = "Thanks Pat.";
+        await page.goto(`${s.url}/demo?key=acme-forms`);
+        const teaser = page.locator(".proactive");
+        await teaser.waitFor();
+        assertEquals(await teaser.locator("p").innerText(), "Need a hand?");
+        await page.reload();
+        await launcher.waitFor();
+        await new Promise((r) => setTimeout(r, 400));
+        assertOk(await teaser.isHidden(), "not shown twice in one session");
+        await launcher.click();
+        const form = page.locator("form.prechat");
+        await form.waitFor();
+        assertOk(await input.isDisabled(), "composer waits for the form");
+        await form.locator("input[name=name]").fill("Pat Visitor");
+        await form.locator("input[name=email]").fill("pat@example.com");
+        await form.locator("button[type=submit]").click();
+        await waitUntil(async () => await input.isEnabled(), "the composer");
+        await input.fill("Hi there");
+        await input.press("Enter");
+        await page.locator(".msg.assistant .bubble", { hasText: "Thanks Pat." }).waitFor();
+        const { conversation } = await stored(page, "acme-forms");
+        const [row] = await s.deps.sql<{ visitor_name: string; visitor_email: string }[]>`
+        SELECT visitor_name, visitor_email FROM conversations WHERE public_id = ${conversation}`;
+        assertEquals(row, { visitor_name: "Pat Visitor", visitor_email: "pat@example.com" });
+      },
+    );
+
+    await t.step("on a phone-sized screen the open chat fills the screen", async () => {
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        deviceScaleFactor: 2,
+      });
+      try {
+        const p = await phone.newPage();
+        p.on("pageerror", (e) => pageErrors.push(e.message));
+        await p.goto(`${s.url}/demo?key=acme-helper`);
+        await p.locator(".launcher").tap();
+        await p.locator(".panel").waitFor();
+        await p.getByText("Hello from Acme!").waitFor();
+        assertEquals(await p.locator(".panel").boundingBox(), {
+          x: 0,
+          y: 0,
+          width: 390,
+          height: 844,
+        });
+        await p.screenshot({ path: new URL("widget-phone.png", OUTPUT).pathname });
+      } finally {
+        await phone.close();
+      }
+    });
+
+    await t.step("no script errors on any page", () => {
+      assertEquals(pageErrors, []);
+    });
+  } finally {
+    await context?.close().catch(() => {});
+    await browser.close();
+    await s.stop();
+    await fake.close();
+  }
+});
