@@ -3,6 +3,7 @@
  * Each surface's workers (indexing jobs, presence sweeps) are listed here.
  */
 import type { AppDeps } from "./deps.ts";
+import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
 
 export interface Worker {
   name: string;
@@ -11,7 +12,7 @@ export interface Worker {
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
-const FACTORIES: WorkerFactory[] = [];
+const FACTORIES: WorkerFactory[] = [startIndexingWorker];
 
 export function startWorkers(deps: AppDeps): Worker[] {
   return FACTORIES.map((start) => start(deps));

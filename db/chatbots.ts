@@ -99,3 +99,39 @@ export async function upsertChatbot(
   if (!row) throw new Error(`public key ${b.publicKey} belongs to another workspace`);
   return row;
 }
+
+export interface ChatbotSettingsUpdate {
+  name: string;
+  persona?: string;
+  instructions?: string;
+  /** undefined keeps the stored message; null restores the default. */
+  welcomeMessage?: string | null;
+  isActive?: boolean;
+  /** Top-level branding fields merged over the stored ones (jsonb `||`). */
+  brandingPatch: Record<string, unknown>;
+}
+
+/**
+ * Portal settings update in one statement: the branding merge happens inside
+ * PostgreSQL, so two concurrent updates of different fields both survive.
+ * False when the bot is not in the workspace.
+ */
+export async function updateChatbotSettings(
+  sql: Executor,
+  workspaceId: number,
+  publicKey: string,
+  u: ChatbotSettingsUpdate,
+): Promise<boolean> {
+  const keepWelcome = u.welcomeMessage === undefined;
+  const rows = await sql`
+    UPDATE chatbots SET name = ${u.name},
+           persona = COALESCE(${u.persona ?? null}, persona),
+           instructions = COALESCE(${u.instructions ?? null}, instructions),
+           welcome_message = CASE WHEN ${keepWelcome} THEN welcome_message
+                                  ELSE ${u.welcomeMessage ?? null} END,
+           is_active = COALESCE(${u.isActive ?? null}, is_active),
+           branding = branding || ${sql.json(u.brandingPatch as never)}
+     WHERE workspace_id = ${workspaceId} AND public_key = ${publicKey}
+    RETURNING id`;
+  return rows.length > 0;
+}

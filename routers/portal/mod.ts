@@ -1,4 +1,24 @@
-/** The portal surface: a map of its procedures, nothing else. */
+/** The portal surface (`/api/portal`, ability `portal`): a map of its procedures, nothing else. */
 import { router } from "../trpc.ts";
+import { login, logout, me } from "./session.ts";
+import { listBots, showBot, updateBot } from "./chatbots.ts";
+import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
+import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { analytics, snippet } from "./insights.ts";
 
-export const portalRouter = router({});
+export const portalRouter = router({
+  login,
+  logout,
+  me,
+  listBots,
+  showBot,
+  updateBot,
+  listKnowledge,
+  createKnowledge,
+  deleteKnowledge,
+  listKeys,
+  putKey,
+  deleteKey,
+  analytics,
+  snippet,
+});

@@ -1,0 +1,123 @@
+/**
+ * jobs: the durable background queue. Claims use `FOR UPDATE SKIP LOCKED`, so
+ * any number of workers in any number of instances take each job once; a
+ * lease (`locked_until`) returns the job of a dead process to the queue.
+ * Not tenant-scoped: a job names its workspace in its payload.
+ */
+import type { Executor } from "./client.ts";
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+export interface NewJob {
+  kind: string;
+  payload: Record<string, unknown>;
+  /** One live job per key: enqueueing a finished key queues it again. */
+  dedupeKey: string;
+  maxAttempts?: number;
+}
+
+export async function insertJob(sql: Executor, job: NewJob): Promise<number> {
+  const [row] = await sql<{ id: number }[]>`
+    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts)
+    VALUES (${job.kind}, ${sql.json(job.payload as never)}, ${job.dedupeKey},
+            ${job.maxAttempts ?? 5})
+    ON CONFLICT (dedupe_key) DO UPDATE SET status = 'queued', attempts = 0, run_at = now(),
+      payload = EXCLUDED.payload, last_error = NULL, locked_by = NULL, locked_until = NULL,
+      updated_at = now()
+    RETURNING id`;
+  return row!.id;
+}
+
+/**
+ * Take the next due job: a queued one whose time has come, or a running one
+ * whose lease ran out (its process died). Returns null when none is due.
+ */
+export async function claimJob(
+  sql: Executor,
+  workerId: string,
+  kinds: string[],
+  leaseSeconds: number,
+): Promise<JobRow | null> {
+  const [row] = await sql<JobRow[]>`
+    UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId},
+           locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+     WHERE id = (
+       SELECT id FROM jobs
+        WHERE kind = ANY(${sql.array(kinds)}::text[])
+          AND ((status = 'queued' AND run_at <= now())
+               OR (status = 'running' AND locked_until < now()))
+        ORDER BY run_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+    RETURNING id, kind, payload, attempts, max_attempts`;
+  return row ?? null;
+}
+
+/** Extend the lease of a job still held by `workerId`; false when it was lost. */
+export async function extendLease(
+  sql: Executor,
+  id: number,
+  workerId: string,
+  leaseSeconds: number,
+): Promise<boolean> {
+  const rows = await sql`
+    UPDATE jobs SET locked_until = now() + make_interval(secs => ${leaseSeconds})
+     WHERE id = ${id} AND locked_by = ${workerId} AND status = 'running'
+    RETURNING id`;
+  return rows.length > 0;
+}
+
+export async function completeJob(sql: Executor, id: number, workerId: string): Promise<void> {
+  await sql`
+    UPDATE jobs SET status = 'done', locked_by = NULL, locked_until = NULL, last_error = NULL,
+           updated_at = now()
+     WHERE id = ${id} AND locked_by = ${workerId}`;
+}
+
+/** Put a failed attempt back in the queue, due in `delaySeconds`. */
+export async function retryJob(
+  sql: Executor,
+  id: number,
+  workerId: string,
+  delaySeconds: number,
+  error: string,
+): Promise<void> {
+  await sql`
+    UPDATE jobs SET status = 'queued', locked_by = NULL, locked_until = NULL,
+           run_at = now() + make_interval(secs => ${delaySeconds}), last_error = ${error},
+           updated_at = now()
+     WHERE id = ${id} AND locked_by = ${workerId}`;
+}
+
+export async function failJob(
+  sql: Executor,
+  id: number,
+  workerId: string,
+  error: string,
+): Promise<void> {
+  await sql`
+    UPDATE jobs SET status = 'failed', locked_by = NULL, locked_until = NULL,
+           last_error = ${error}, updated_at = now()
+     WHERE id = ${id} AND locked_by = ${workerId}`;
+}
+
+/**
+ * Hand a job back on a clean shutdown: due at once, and the interrupted attempt
+ * not counted, so the next start resumes it without waiting for the lease.
+ */
+export async function releaseJob(sql: Executor, id: number, workerId: string): Promise<void> {
+  await sql`
+    UPDATE jobs SET status = 'queued', locked_by = NULL, locked_until = NULL, run_at = now(),
+           attempts = GREATEST(attempts - 1, 0), updated_at = now()
+     WHERE id = ${id} AND locked_by = ${workerId}`;
+}
+
+export async function deleteJobByKey(sql: Executor, dedupeKey: string): Promise<void> {
+  await sql`DELETE FROM jobs WHERE dedupe_key = ${dedupeKey}`;
+}

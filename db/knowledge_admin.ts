@@ -1,0 +1,140 @@
+/**
+ * Knowledge queries of the portal and the indexing pipeline: top-level
+ * listing, deletion of a source tree, crawled pages and crawl progress.
+ * (db/knowledge.ts holds the queries shared with training and retrieval.)
+ */
+import type { Executor } from "./client.ts";
+import type { KnowledgeSourceRow } from "./knowledge.ts";
+
+/** Sources a user created (crawled pages are children, not listed). Newest first. */
+export async function listTopLevelSources(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+): Promise<KnowledgeSourceRow[]> {
+  return await sql<KnowledgeSourceRow[]>`
+    SELECT * FROM knowledge_sources
+     WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId} AND parent_id IS NULL
+     ORDER BY created_at DESC, id DESC`;
+}
+
+/**
+ * Delete a top-level source; its pages and every chunk go with it through the
+ * foreign keys' ON DELETE CASCADE. False when no such source exists.
+ */
+export async function deleteTopLevelSource(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  id: number,
+): Promise<boolean> {
+  const rows = await sql`
+    DELETE FROM knowledge_sources
+     WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId} AND id = ${id}
+       AND parent_id IS NULL
+    RETURNING id`;
+  return rows.length > 0;
+}
+
+export interface PageUpsert {
+  parentId: number;
+  chatbotId: number;
+  url: string;
+  title: string;
+  content: string;
+  contentHash: string;
+}
+
+/**
+ * Store a crawled page under its url source, keyed on its URL. `unchanged` is
+ * true when the same text is already indexed, so training can be skipped.
+ */
+export async function upsertPage(
+  sql: Executor,
+  workspaceId: number,
+  p: PageUpsert,
+): Promise<{ id: number; unchanged: boolean }> {
+  const [row] = await sql<{ id: number; unchanged: boolean }[]>`
+    INSERT INTO knowledge_sources (workspace_id, chatbot_id, parent_id, type, title, content,
+      source_url, content_hash, status)
+    VALUES (${workspaceId}, ${p.chatbotId}, ${p.parentId}, 'page', ${p.title}, ${p.content},
+      ${p.url}, ${p.contentHash}, 'pending')
+    ON CONFLICT (parent_id, source_url) WHERE parent_id IS NOT NULL DO UPDATE SET
+      title = EXCLUDED.title, content = EXCLUDED.content, content_hash = EXCLUDED.content_hash,
+      status = CASE WHEN knowledge_sources.content_hash = EXCLUDED.content_hash
+                     AND knowledge_sources.status = 'ready'
+                    THEN 'ready' ELSE 'pending' END,
+      updated_at = now()
+    RETURNING id, (status = 'ready') AS unchanged`;
+  return row!;
+}
+
+export async function setCrawlProgress(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  progress: { pagesFound: number; pagesIndexed: number },
+): Promise<void> {
+  await sql`
+    UPDATE knowledge_sources SET pages_found = ${progress.pagesFound},
+           pages_indexed = ${progress.pagesIndexed}, updated_at = now()
+     WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}
+
+/** Pages of a url source not seen by the latest crawl are dropped with their chunks. */
+export async function deletePagesExcept(
+  sql: Executor,
+  workspaceId: number,
+  parentId: number,
+  keepIds: number[],
+): Promise<void> {
+  await sql`
+    DELETE FROM knowledge_sources
+     WHERE workspace_id = ${workspaceId} AND parent_id = ${parentId}
+       AND NOT (id = ANY(${sql.array(keepIds)}::bigint[]))`;
+}
+
+/**
+ * Close a crawl: the url source's chunk count is the sum over its pages, and
+ * it is ready. Returns the totals written.
+ */
+export async function finishUrlSource(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+): Promise<{ chunks: number; pages: number }> {
+  const [row] = await sql<{ chunks: number; pages: number }[]>`
+    UPDATE knowledge_sources s SET status = 'ready', error = NULL, updated_at = now(),
+           chunk_count = t.chunks, pages_indexed = t.pages
+      FROM (SELECT COALESCE(sum(chunk_count), 0)::int AS chunks, count(*)::int AS pages
+              FROM knowledge_sources
+             WHERE workspace_id = ${workspaceId} AND parent_id = ${id} AND status = 'ready') t
+     WHERE s.workspace_id = ${workspaceId} AND s.id = ${id}
+    RETURNING t.chunks, t.pages`;
+  return row ?? { chunks: 0, pages: 0 };
+}
+
+/** Status and failure reason of a source, as the pipeline moves it along. */
+export async function setSourceState(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  status: "pending" | "processing" | "ready" | "failed",
+  error: string | null = null,
+): Promise<void> {
+  await sql`
+    UPDATE knowledge_sources SET status = ${status}, error = ${error}, updated_at = now()
+     WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}
+
+/** The full-text configuration of the bot a source belongs to. */
+export async function sourceLanguage(
+  sql: Executor,
+  workspaceId: number,
+  sourceId: number,
+): Promise<string> {
+  const [row] = await sql<{ language: string }[]>`
+    SELECT b.language FROM knowledge_sources s JOIN chatbots b ON b.id = s.chatbot_id
+     WHERE s.workspace_id = ${workspaceId} AND s.id = ${sourceId}`;
+  return row?.language ?? "english";
+}

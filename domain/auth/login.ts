@@ -1,0 +1,78 @@
+/**
+ * Password login shared by every surface (portal now, agent and web later):
+ * lockout check, constant-time credential check, the surface's eligibility
+ * rule, then a token of the surface's ability. Every refusal carries the same
+ * message, so a caller cannot tell an unknown e-mail from a wrong password,
+ * a disabled portal or an insufficient role.
+ */
+import type { Sql } from "../../db/client.ts";
+import type { Kv } from "../../kv/kv.ts";
+import type { Ability } from "../../db/tokens.ts";
+import { findUserByEmail, type UserRow } from "../../db/users.ts";
+import { findWorkspace, type WorkspaceRow } from "../../db/workspaces.ts";
+import { Forbidden, Unauthenticated } from "../errors.ts";
+import { verifyPassword } from "./passwords.ts";
+import { type IssuedToken, issueToken } from "./tokens.ts";
+import {
+  assertNotLockedOut,
+  clearLoginFailures,
+  type LockoutPolicy,
+  recordLoginFailure,
+} from "./login_lockout.ts";
+
+export const LOGIN_REFUSED_MESSAGE = "These credentials do not match our records.";
+
+export interface LoginSurface {
+  ability: Ability;
+  /** Name stored on the issued token (shown in token lists). */
+  tokenName: string;
+  deviceName?: string | null;
+  /** Whether this user of this workspace may sign in here (role, portal switch...). */
+  eligible(user: UserRow, workspace: WorkspaceRow): boolean;
+}
+
+export interface LoginDeps {
+  sql: Sql;
+  kv: Kv;
+  lockout: LockoutPolicy;
+}
+
+export interface LoginResult {
+  token: IssuedToken;
+  user: UserRow;
+  workspace: WorkspaceRow;
+}
+
+/**
+ * 401 for wrong credentials, 403 for an account that may not sign in here
+ * (same message), 429 while the e-mail and IP pair is locked out.
+ */
+export async function login(
+  deps: LoginDeps,
+  surface: LoginSurface,
+  attempt: { email: string; password: string; ip: string; now: Date },
+): Promise<LoginResult> {
+  const email = attempt.email.trim().toLowerCase();
+  await assertNotLockedOut(deps.kv, email, attempt.ip);
+  const user = await findUserByEmail(deps.sql, email);
+  const ok = await verifyPassword(attempt.password, user?.password_hash ?? null);
+  if (!user || !ok) {
+    // The failure that reaches the threshold still answers 401; the next gets 429.
+    await recordLoginFailure(deps.kv, deps.lockout, email, attempt.ip);
+    throw new Unauthenticated(LOGIN_REFUSED_MESSAGE);
+  }
+  const workspace = await findWorkspace(deps.sql, user.workspace_id);
+  if (!workspace || workspace.suspended || user.suspended || !surface.eligible(user, workspace)) {
+    throw new Forbidden(LOGIN_REFUSED_MESSAGE);
+  }
+  await clearLoginFailures(deps.kv, email, attempt.ip);
+  const token = await issueToken(deps.sql, {
+    workspaceId: workspace.id,
+    userId: user.id,
+    name: surface.tokenName,
+    ability: surface.ability,
+    now: attempt.now,
+    deviceName: surface.deviceName ?? null,
+  });
+  return { token, user, workspace };
+}

@@ -1,0 +1,232 @@
+/**
+ * Breadth-first crawl of one website for a url knowledge source: the start
+ * page, same-site links and sitemap entries, within a page and depth budget,
+ * honouring robots.txt, every fetch through the address guard. Pages are
+ * handed to `onPage` as they arrive; the caller stores and indexes them.
+ */
+import { AddressRefused, assertAddressAllowed } from "./address_policy.ts";
+import { extractPage } from "./extract_page.ts";
+import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
+import { type FetchLimits, isHtml, safeFetch, USER_AGENT } from "./safe_fetch.ts";
+import { parseSitemap } from "./sitemap.ts";
+
+export interface CrawlOptions extends FetchLimits {
+  maxPages: number;
+  maxDepth: number;
+  /** Parallel fetches within this crawl. */
+  concurrency: number;
+}
+
+export interface CrawledPage {
+  url: string;
+  title: string;
+  text: string;
+  depth: number;
+}
+
+export interface CrawlHooks {
+  /** Number of distinct in-scope URLs accepted so far (the "pages found"). */
+  onFound(count: number): void;
+  onPage(page: CrawledPage): Promise<void>;
+}
+
+export interface CrawlSummary {
+  found: number;
+  indexed: number;
+  skipped: { url: string; reason: string }[];
+}
+
+/** The crawl cannot start (refused address, robots rule, start page unusable): not retried. */
+export class CrawlRefused extends Error {}
+
+const MAX_SITEMAPS = 5;
+
+/** Same site: same host and port, `www.` ignored, http or https. */
+function siteKey(url: URL): string {
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  const normalPort = port === "80" || port === "443" ? "" : `:${port}`;
+  return url.hostname.toLowerCase().replace(/^www\./, "") + normalPort;
+}
+
+export function normalizeUrl(raw: string, base?: string): string | null {
+  try {
+    const u = new URL(raw, base);
+    if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+    u.hash = "";
+    return u.href;
+  } catch {
+    return null;
+  }
+}
+
+export async function crawlSite(
+  startUrl: string,
+  opts: CrawlOptions,
+  hooks: CrawlHooks,
+): Promise<CrawlSummary> {
+  const start = new URL(normalizeUrl(startUrl) ?? startUrl);
+  const sites = new Set([siteKey(start)]);
+  const summary: CrawlSummary = { found: 0, indexed: 0, skipped: [] };
+  const robotsBySite = new Map<string, Promise<RobotsRules>>();
+  const robotsFor = (u: URL) => {
+    const key = `${u.protocol}//${u.host}`;
+    let r = robotsBySite.get(key);
+    if (!r) robotsBySite.set(key, r = loadRobots(key, opts));
+    return r;
+  };
+
+  const seen = new Set<string>();
+  const hashes = new Set<string>();
+  const queue: { url: string; depth: number }[] = [];
+  const accept = async (raw: string, depth: number) => {
+    if (seen.size >= opts.maxPages) return;
+    const url = normalizeUrl(raw);
+    if (!url || seen.has(url)) return;
+    const u = new URL(url);
+    if (!sites.has(siteKey(u))) return;
+    if (!(await robotsFor(u)).isAllowed(u.pathname + u.search)) return;
+    if (seen.has(url) || seen.size >= opts.maxPages) return;
+    seen.add(url);
+    queue.push({ url, depth });
+    hooks.onFound(seen.size);
+  };
+
+  try {
+    await assertAddressAllowed(start, opts.policy, opts.resolve);
+  } catch (err) {
+    throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
+  }
+  const startRules = await robotsFor(start);
+  if (!startRules.isAllowed(start.pathname + start.search)) {
+    throw new CrawlRefused(`robots.txt does not allow crawling ${start.href}.`);
+  }
+  await accept(start.href, 0);
+  let first = true;
+
+  const visit = async (item: { url: string; depth: number }) => {
+    let outcome;
+    try {
+      outcome = await safeFetch(item.url, opts, isHtml);
+    } catch (err) {
+      if (first) throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
+      if (opts.signal?.aborted) throw err;
+      const reason = err instanceof AddressRefused ? err.message : "could not be fetched";
+      summary.skipped.push({ url: item.url, reason });
+      return;
+    }
+    const wasFirst = first;
+    first = false;
+    if (outcome.kind === "skipped") {
+      if (wasFirst) {
+        throw new CrawlRefused(`The start page ${item.url} could not be used: ${outcome.reason}.`);
+      }
+      summary.skipped.push({ url: outcome.url, reason: outcome.reason });
+      return;
+    }
+    const finalUrl = new URL(outcome.url);
+    if (wasFirst) {
+      sites.add(siteKey(finalUrl)); // example.com redirecting to www.example.com
+      await loadSitemaps(start, finalUrl, opts, await robotsFor(finalUrl), accept);
+    } else if (!sites.has(siteKey(finalUrl))) {
+      summary.skipped.push({ url: item.url, reason: "redirected off the site" });
+      return;
+    }
+    if (outcome.url !== item.url) {
+      // A redirect onto a page already queued: keep the one visit.
+      if (seen.has(outcome.url) && !wasFirst) {
+        summary.skipped.push({ url: item.url, reason: "duplicate" });
+        return;
+      }
+      seen.add(outcome.url);
+    }
+    const page = extractPage(outcome.body, outcome.url);
+    if (!page.nofollow && item.depth < opts.maxDepth) {
+      for (const link of page.links) await accept(link, item.depth + 1);
+    }
+    if (page.noindex || page.text === "" || hashes.has(page.text)) {
+      summary.skipped.push({ url: outcome.url, reason: page.noindex ? "noindex" : "no new text" });
+      return;
+    }
+    hashes.add(page.text);
+    await hooks.onPage({
+      url: outcome.url,
+      title: page.title || finalUrl.pathname,
+      text: page.text,
+      depth: item.depth,
+    });
+    summary.indexed++;
+  };
+
+  // The start page alone first: it decides the site and brings the sitemap.
+  await visit(queue.shift()!);
+  let active = 0;
+  let failure: unknown = null;
+  await new Promise<void>((resolve) => {
+    const pump = () => {
+      if (failure || opts.signal?.aborted) {
+        if (active === 0) resolve();
+        return;
+      }
+      while (active < opts.concurrency && queue.length > 0) {
+        const item = queue.shift()!;
+        active++;
+        visit(item).catch((err) => failure ??= err).finally(() => {
+          active--;
+          pump();
+        });
+      }
+      if (active === 0 && queue.length === 0) resolve();
+    };
+    pump();
+  });
+  if (failure) throw failure;
+  opts.signal?.throwIfAborted();
+  summary.found = seen.size;
+  return summary;
+}
+
+async function loadRobots(origin: string, opts: FetchLimits): Promise<RobotsRules> {
+  try {
+    const res = await safeFetch(`${origin}/robots.txt`, { ...opts, maxBytes: 512_000 }, () => true);
+    if (res.kind === "ok") return parseRobots(res.body, USER_AGENT);
+    // RFC 9309: a server error means "assume complete disallow"; 4xx means no rules.
+    if (res.status && res.status >= 500) return { isAllowed: () => false, sitemaps: [] };
+    return ALLOW_ALL;
+  } catch (err) {
+    // A refused robots.txt means a refused origin: nothing there may be fetched.
+    if (err instanceof AddressRefused) return { isAllowed: () => false, sitemaps: [] };
+    return ALLOW_ALL;
+  }
+}
+
+async function loadSitemaps(
+  start: URL,
+  final: URL,
+  opts: FetchLimits,
+  robots: RobotsRules,
+  accept: (url: string, depth: number) => Promise<void>,
+): Promise<void> {
+  const pending = robots.sitemaps.length
+    ? [...robots.sitemaps]
+    : [`${final.protocol}//${final.host}/sitemap.xml`];
+  const sameSite = (u: string) => {
+    const n = normalizeUrl(u);
+    return n !== null && (siteKey(new URL(n)) === siteKey(start) ||
+      siteKey(new URL(n)) === siteKey(final));
+  };
+  let fetched = 0;
+  while (pending.length && fetched < MAX_SITEMAPS) {
+    const next = pending.shift()!;
+    if (!sameSite(next)) continue;
+    fetched++;
+    try {
+      const res = await safeFetch(next, { ...opts, maxBytes: 5_000_000 }, () => true);
+      if (res.kind !== "ok") continue;
+      const entries = parseSitemap(res.body);
+      pending.push(...entries.sitemaps);
+      for (const page of entries.pages) await accept(page, 1);
+    } catch {
+      // A broken sitemap only costs its URLs; links still lead to the pages.
+    }
+  }
+}

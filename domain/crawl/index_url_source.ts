@@ -1,0 +1,92 @@
+/**
+ * Crawl a url source and index every page as a child source (type `page`,
+ * `source_url` = the page, so chunks cite it). Progress is written on the
+ * source as pages arrive. Pages are keyed on their URL, so a crawl resumed
+ * after a restart re-uses what is already indexed instead of duplicating it;
+ * pages the site no longer has are removed at the end.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { KnowledgeSourceRow } from "../../db/knowledge.ts";
+import {
+  deletePagesExcept,
+  finishUrlSource,
+  setCrawlProgress,
+  upsertPage,
+} from "../../db/knowledge_admin.ts";
+import { sha256Hex } from "../auth/secrets.ts";
+import { trainSource } from "../knowledge/train_source.ts";
+import { addressPolicy } from "./address_policy.ts";
+import { crawlSite } from "./crawl_site.ts";
+
+const PAGE_MAX_BYTES = 2_000_000;
+const FETCH_TIMEOUT_MS = 15_000;
+const CRAWL_CONCURRENCY = 4;
+
+/** The source was deleted while it was being crawled. */
+export class SourceGone extends Error {}
+
+export async function indexUrlSource(
+  deps: AppDeps,
+  source: KnowledgeSourceRow,
+  language: string,
+  signal: AbortSignal,
+): Promise<{ pages: number; chunks: number; skipped: { url: string; reason: string }[] }> {
+  const wid = source.workspace_id;
+  const kept: number[] = [];
+  let found = 0;
+  let lastWrite = 0;
+  const progress = async (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < 250) return;
+    lastWrite = now;
+    await setCrawlProgress(deps.sql, wid, source.id, {
+      pagesFound: found,
+      pagesIndexed: kept.length,
+    });
+  };
+  const summary = await crawlSite(source.source_url!, {
+    policy: addressPolicy(deps.config),
+    maxBytes: PAGE_MAX_BYTES,
+    timeoutMs: FETCH_TIMEOUT_MS,
+    signal,
+    maxPages: deps.config.crawlMaxPages,
+    maxDepth: deps.config.crawlMaxDepth,
+    concurrency: CRAWL_CONCURRENCY,
+  }, {
+    onFound: (n) => {
+      found = n;
+    },
+    onPage: async (page) => {
+      signal.throwIfAborted();
+      let stored;
+      try {
+        stored = await upsertPage(deps.sql, wid, {
+          parentId: source.id,
+          chatbotId: source.chatbot_id,
+          url: page.url,
+          title: page.title.slice(0, 200),
+          content: page.text,
+          contentHash: await sha256Hex(page.text),
+        });
+      } catch (err) {
+        // 23503: the url source was deleted under us (foreign key).
+        if ((err as { code?: string }).code === "23503") throw new SourceGone();
+        throw err;
+      }
+      if (!stored.unchanged) await trainSource(deps, wid, stored.id, language);
+      kept.push(stored.id);
+      await progress();
+    },
+  });
+  found = Math.max(found, summary.found);
+  await progress(true);
+  if (kept.length === 0) {
+    const why = summary.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join("; ");
+    throw new Error(`No page of the site could be indexed${why ? ` (${why})` : ""}.`);
+  }
+  return await deps.sql.begin(async (tx) => {
+    await deletePagesExcept(tx, wid, source.id, kept);
+    const totals = await finishUrlSource(tx, wid, source.id);
+    return { ...totals, skipped: summary.skipped };
+  });
+}

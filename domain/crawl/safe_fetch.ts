@@ -1,0 +1,100 @@
+/**
+ * One guarded HTTP GET for the crawler: the address policy before the first
+ * request and before every redirect hop (redirects are followed by hand),
+ * a timeout, a content-type filter and a byte cap enforced while streaming.
+ */
+import { type AddressPolicy, assertAddressAllowed, type Resolver } from "./address_policy.ts";
+
+export const USER_AGENT = "ParleyBot/1.0 (+https://github.com/parley; knowledge crawler)";
+const MAX_REDIRECTS = 5;
+
+export interface FetchLimits {
+  policy: AddressPolicy;
+  maxBytes: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  resolve?: Resolver;
+}
+
+export type FetchOutcome =
+  | { kind: "ok"; url: string; contentType: string; body: string }
+  | { kind: "skipped"; url: string; reason: string; status?: number };
+
+/** Throws AddressRefused for a refused hop; network failures throw as usual. */
+export async function safeFetch(
+  start: string,
+  limits: FetchLimits,
+  accept: (contentType: string) => boolean,
+): Promise<FetchOutcome> {
+  let url = new URL(start);
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    await assertAddressAllowed(url, limits.policy, limits.resolve);
+    const signals = [AbortSignal.timeout(limits.timeoutMs)];
+    if (limits.signal) signals.push(limits.signal);
+    const res = await fetch(url, {
+      redirect: "manual",
+      signal: AbortSignal.any(signals),
+      headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,*/*;q=0.5" },
+    });
+    if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+      await res.body?.cancel();
+      url = new URL(res.headers.get("location")!, url);
+      url.hash = "";
+      continue;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      return { kind: "skipped", url: url.href, reason: `HTTP ${res.status}`, status: res.status };
+    }
+    const contentType = (res.headers.get("content-type") ?? "").toLowerCase();
+    if (!accept(contentType)) {
+      await res.body?.cancel();
+      return { kind: "skipped", url: url.href, reason: `not a page (${contentType || "no type"})` };
+    }
+    const declared = Number(res.headers.get("content-length") ?? "0");
+    if (declared > limits.maxBytes) {
+      await res.body?.cancel();
+      return { kind: "skipped", url: url.href, reason: "too large" };
+    }
+    const body = await readCapped(res, limits.maxBytes);
+    if (body === null) return { kind: "skipped", url: url.href, reason: "too large" };
+    return { kind: "ok", url: url.href, contentType, body: decode(body, contentType) };
+  }
+  return { kind: "skipped", url: url.href, reason: "too many redirects" };
+}
+
+async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+function decode(bytes: Uint8Array, contentType: string): string {
+  const charset = /charset=["']?([\w-]+)/.exec(contentType)?.[1];
+  try {
+    return new TextDecoder(charset ?? "utf-8").decode(bytes);
+  } catch {
+    return new TextDecoder("utf-8").decode(bytes);
+  }
+}
+
+export const isHtml = (type: string) =>
+  type.startsWith("text/html") || type.startsWith("application/xhtml+xml");

@@ -1,0 +1,55 @@
+/**
+ * The `index_source` job: moves a knowledge source `pending` → `processing`
+ * → `ready`, training text and Q&A sources directly and crawling url sources.
+ * While retries remain a failed source goes back to `pending` with the
+ * reason; when the job gives up it is `failed` with the reason.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import { findSource } from "../../db/knowledge.ts";
+import { setSourceState, sourceLanguage } from "../../db/knowledge_admin.ts";
+import { CrawlRefused } from "../crawl/crawl_site.ts";
+import { indexUrlSource, SourceGone } from "../crawl/index_url_source.ts";
+import { trainSource } from "../knowledge/train_source.ts";
+import type { IndexSourcePayload } from "./job_queue.ts";
+import { type JobHandler, PermanentJobError } from "./job_runner.ts";
+
+function payloadOf(raw: Record<string, unknown>): IndexSourcePayload {
+  return { workspaceId: Number(raw.workspaceId), sourceId: Number(raw.sourceId) };
+}
+
+export const indexSourceJob: JobHandler = {
+  async run(deps, raw, ctx) {
+    const { workspaceId, sourceId } = payloadOf(raw);
+    const source = await findSource(deps.sql, workspaceId, sourceId);
+    if (!source) return; // deleted before its turn: nothing to do
+    await setSourceState(deps.sql, workspaceId, sourceId, "processing");
+    const language = await sourceLanguage(deps.sql, workspaceId, sourceId);
+    try {
+      if (source.type === "url") {
+        await indexUrlSource(deps, source, language, ctx.signal);
+      } else {
+        await trainSource(deps, workspaceId, sourceId, language);
+      }
+    } catch (err) {
+      if (err instanceof SourceGone) return;
+      if (!(await findSource(deps.sql, workspaceId, sourceId))) return; // deleted meanwhile
+      if (err instanceof CrawlRefused) throw new PermanentJobError(err.message);
+      throw err;
+    }
+    await deps.bus.emit({
+      type: "knowledge.changed",
+      workspaceId,
+      chatbotId: source.chatbot_id,
+      sourceId,
+      action: "indexed",
+    });
+  },
+  async onRetry(deps: AppDeps, raw, reason) {
+    const { workspaceId, sourceId } = payloadOf(raw);
+    await setSourceState(deps.sql, workspaceId, sourceId, "pending", reason);
+  },
+  async onGiveUp(deps: AppDeps, raw, reason) {
+    const { workspaceId, sourceId } = payloadOf(raw);
+    await setSourceState(deps.sql, workspaceId, sourceId, "failed", reason);
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * Enqueueing background work. A job row is written in the caller's
+ * transaction, so a source and its indexing job exist together or not at all;
+ * workers are woken through the Kv channel after the commit (with Redis, on
+ * every instance), and poll as a fallback.
+ */
+import type { Executor } from "../../db/client.ts";
+import type { Kv } from "../../kv/kv.ts";
+import { deleteJobByKey, insertJob } from "../../db/jobs.ts";
+
+export const JOBS_CHANNEL = "jobs";
+export const INDEX_SOURCE = "index_source";
+
+export interface IndexSourcePayload {
+  workspaceId: number;
+  sourceId: number;
+}
+
+export function indexJobKey(sourceId: number): string {
+  return `${INDEX_SOURCE}:${sourceId}`;
+}
+
+export async function enqueueIndexing(
+  tx: Executor,
+  payload: IndexSourcePayload,
+): Promise<number> {
+  return await insertJob(tx, {
+    kind: INDEX_SOURCE,
+    payload: { ...payload },
+    dedupeKey: indexJobKey(payload.sourceId),
+  });
+}
+
+/** Drop the indexing job of a deleted source (a running one finds its source gone). */
+export async function cancelIndexing(tx: Executor, sourceId: number): Promise<void> {
+  await deleteJobByKey(tx, indexJobKey(sourceId));
+}
+
+export async function wakeWorkers(kv: Kv): Promise<void> {
+  await kv.publish(JOBS_CHANNEL, "wake");
+}

@@ -1,0 +1,156 @@
+/**
+ * Runs durable jobs inside the server process: up to `concurrency` at once,
+ * claimed with SKIP LOCKED so several instances share the queue without ever
+ * running one job twice; each claim is a lease kept alive while the job runs,
+ * so a job of a crashed process is claimed again once its lease expires.
+ * Failures retry with exponential backoff; a PermanentJobError, or the last
+ * attempt, gives up and lets the handler record the reason.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { Worker } from "../../app/workers.ts";
+import { describeError } from "../../app/logger.ts";
+import {
+  claimJob,
+  completeJob,
+  extendLease,
+  failJob,
+  type JobRow,
+  releaseJob,
+  retryJob,
+} from "../../db/jobs.ts";
+import { JOBS_CHANNEL } from "./job_queue.ts";
+
+/** A failure that another attempt cannot fix (refused address, unusable input). */
+export class PermanentJobError extends Error {}
+
+export interface JobContext {
+  /** Aborted on shutdown or when the lease is lost: stop promptly. */
+  signal: AbortSignal;
+  attempt: number;
+  maxAttempts: number;
+}
+
+export interface JobHandler {
+  run(deps: AppDeps, payload: Record<string, unknown>, ctx: JobContext): Promise<void>;
+  /** A failed attempt that will be retried. */
+  onRetry?(deps: AppDeps, payload: Record<string, unknown>, reason: string): Promise<void>;
+  /** The job gave up: record why where users can see it. */
+  onGiveUp(deps: AppDeps, payload: Record<string, unknown>, reason: string): Promise<void>;
+}
+
+export interface RunnerOptions {
+  name: string;
+  concurrency: number;
+  leaseSeconds?: number;
+  pollMs?: number;
+  /** Backoff of retry n is base * 2^(n-1) seconds, capped at 10 minutes. */
+  backoffBaseSeconds?: number;
+}
+
+export function backoffSeconds(attempt: number, base: number): number {
+  return Math.min(600, base * 2 ** Math.max(0, attempt - 1));
+}
+
+export function startJobRunner(
+  deps: AppDeps,
+  handlers: Record<string, JobHandler>,
+  opts: RunnerOptions,
+): Worker {
+  const workerId = `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const lease = opts.leaseSeconds ?? 60;
+  const kinds = Object.keys(handlers);
+  const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  let stopping = false;
+  let claiming = false;
+  let again = false;
+
+  const execute = async (job: JobRow, abort: AbortController) => {
+    const handler = handlers[job.kind]!;
+    const keepAlive = setInterval(() => {
+      extendLease(deps.sql, job.id, workerId, lease)
+        .then((held) => held || abort.abort(new Error("lease lost")))
+        .catch(() => {});
+    }, (lease * 1000) / 3);
+    try {
+      await handler.run(deps, job.payload, {
+        signal: abort.signal,
+        attempt: job.attempts,
+        maxAttempts: job.max_attempts,
+      });
+      await completeJob(deps.sql, job.id, workerId);
+    } catch (err) {
+      if (abort.signal.aborted) {
+        // Shutting down: hand the job back. Lease lost: another worker owns it now.
+        if (stopping) await releaseJob(deps.sql, job.id, workerId).catch(() => {});
+        return;
+      }
+      const reason = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      const permanent = err instanceof PermanentJobError;
+      if (!permanent) {
+        deps.log.warn("job attempt failed", { kind: job.kind, id: job.id, ...describeError(err) });
+      }
+      if (permanent || job.attempts >= job.max_attempts) {
+        await failJob(deps.sql, job.id, workerId, reason);
+        await handler.onGiveUp(deps, job.payload, reason).catch(() => {});
+      } else {
+        const delay = backoffSeconds(job.attempts, opts.backoffBaseSeconds ?? 5);
+        await retryJob(deps.sql, job.id, workerId, delay, reason);
+        await handler.onRetry?.(deps, job.payload, reason).catch(() => {});
+      }
+    } finally {
+      clearInterval(keepAlive);
+    }
+  };
+
+  // One claimer at a time; a wake-up during a claim round triggers another round.
+  const fill = async () => {
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = true;
+    try {
+      do {
+        again = false;
+        while (!stopping && running.size < opts.concurrency) {
+          const job = await claimJob(deps.sql, workerId, kinds, lease);
+          if (!job) break;
+          const entry = { abort: new AbortController(), done: Promise.resolve() };
+          entry.done = execute(job, entry.abort).catch((err) =>
+            deps.log.error("job bookkeeping failed", { id: job.id, ...describeError(err) })
+          ).finally(() => {
+            running.delete(job.id);
+            if (!stopping) void fill();
+          });
+          running.set(job.id, entry);
+        }
+      } while (again && !stopping);
+    } catch (err) {
+      if (!stopping) deps.log.warn("job claim failed", describeError(err));
+    } finally {
+      claiming = false;
+    }
+  };
+
+  if (opts.concurrency <= 0 || kinds.length === 0) {
+    return { name: opts.name, stop: () => Promise.resolve() };
+  }
+  const timer = setInterval(() => void fill(), opts.pollMs ?? 1000);
+  let unsubscribe: (() => Promise<void>) | null = null;
+  deps.kv.subscribe(JOBS_CHANNEL, () => void fill()).then((u) => {
+    if (stopping) void u();
+    else unsubscribe = u;
+  });
+  void fill();
+  return {
+    name: opts.name,
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await unsubscribe?.();
+      while (claiming) await new Promise((r) => setTimeout(r, 10));
+      for (const r of running.values()) r.abort.abort(new Error("shutting down"));
+      await Promise.all([...running.values()].map((r) => r.done));
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The portal's view of a bot's knowledge: top-level sources only (crawled
+ * pages belong to their url source), with crawl progress and failure reason.
+ */
+import type { Executor } from "../../db/client.ts";
+import type { KnowledgeSourceRow } from "../../db/knowledge.ts";
+import { listTopLevelSources } from "../../db/knowledge_admin.ts";
+import { getChatbot } from "../chatbots/get_chatbot.ts";
+
+export interface SourceView {
+  id: number;
+  type: string;
+  title: string;
+  source_url: string | null;
+  status: string;
+  chunk_count: number;
+  created_at: string;
+  /** Why indexing failed (or why the last attempt failed while a retry is pending). */
+  error: string | null;
+  /** Crawl progress of a url source; null for other types. */
+  pages_found: number | null;
+  pages_indexed: number | null;
+}
+
+export function sourceView(s: KnowledgeSourceRow): SourceView {
+  const isUrl = s.type === "url";
+  return {
+    id: s.id,
+    type: s.type,
+    title: s.title,
+    source_url: s.source_url,
+    status: s.status,
+    chunk_count: s.chunk_count,
+    created_at: s.created_at.toISOString(),
+    error: s.status === "ready" ? null : s.error,
+    pages_found: isUrl ? s.pages_found : null,
+    pages_indexed: isUrl ? s.pages_indexed : null,
+  };
+}
+
+export async function listSources(
+  sql: Executor,
+  workspaceId: number,
+  publicKey: string,
+): Promise<SourceView[]> {
+  const bot = await getChatbot(sql, workspaceId, publicKey);
+  return (await listTopLevelSources(sql, workspaceId, bot.id)).map(sourceView);
+}

@@ -1,0 +1,27 @@
+/**
+ * The embed code for a workspace: a deferred script tag loading the widget
+ * with the bot's public key, for the first active bot, else the newest one.
+ */
+import type { Executor } from "../../db/client.ts";
+import { findSnippetBot } from "../../db/analytics.ts";
+import { NotFound } from "../errors.ts";
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+export async function widgetSnippet(
+  sql: Executor,
+  workspaceId: number,
+  baseUrl: string,
+): Promise<{ public_key: string; snippet: string }> {
+  const bot = await findSnippetBot(sql, workspaceId);
+  if (!bot) throw new NotFound("This workspace has no chatbot yet.");
+  const src = escapeAttribute(`${baseUrl}/widget.js`);
+  const key = escapeAttribute(bot.public_key);
+  return {
+    public_key: bot.public_key,
+    snippet: `<script src="${src}" data-key="${key}" defer></script>`,
+  };
+}

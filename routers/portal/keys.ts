@@ -1,0 +1,51 @@
+/** GET /api/portal/keys, PUT and DELETE /api/portal/keys/{provider}. */
+import { z } from "zod";
+import { portalProcedure } from "../trpc.ts";
+import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
+import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
+import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
+
+// Any string reaches the domain, which answers 422 for an unknown code (not 404).
+const provider = z.string().max(64);
+
+export const listKeys = portalProcedure
+  .meta({ openapi: { method: "GET", path: "/api/portal/keys", tags: ["portal"] } })
+  .input(z.object({}))
+  .output(z.object({
+    data: z.array(z.object({
+      provider: z.string(),
+      label: z.string(),
+      last_four: z.string().nullable(),
+      configured: z.boolean(),
+    })),
+  }))
+  .query(async ({ ctx }) => ({
+    data: await listProviderKeyViews(ctx.deps.sql, ctx.auth!.workspace.id),
+  }));
+
+export const putKey = portalProcedure
+  .meta({
+    openapi: { method: "PUT", path: "/api/portal/keys/{provider}", tags: ["portal"] },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ provider, api_key: z.string().trim().min(1).max(300) }))
+  .output(z.object({
+    data: z.object({ provider: z.string(), last_four: z.string(), configured: z.boolean() }),
+  }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await setProviderKey(ctx.deps.sql, ctx.deps.appKey, ctx.auth!.workspace.id, {
+      provider: input.provider,
+      apiKey: input.api_key,
+    }),
+  }));
+
+export const deleteKey = portalProcedure
+  .meta({
+    openapi: { method: "DELETE", path: "/api/portal/keys/{provider}", tags: ["portal"] },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ provider }))
+  .output(z.object({ message: z.string() }))
+  .mutation(({ ctx, input }) =>
+    removeProviderKey(ctx.deps.sql, ctx.auth!.workspace.id, input.provider)
+  );

@@ -1,0 +1,72 @@
+/** POST /api/portal/login, POST /api/portal/logout, GET /api/portal/me. */
+import { z } from "zod";
+import { portalProcedure, publicProcedure } from "../trpc.ts";
+import { portalLogin } from "../../domain/portal/portal_login.ts";
+import { describePortalSession } from "../../domain/portal/describe_portal_session.ts";
+import { revokeCurrentToken } from "../../domain/auth/tokens.ts";
+
+const user = z.object({ name: z.string(), email: z.string(), role: z.string() });
+const company = z.object({ name: z.string(), plan: z.string() });
+const brand = z.object({
+  name: z.string(),
+  powered_by: z.string(),
+  logo_url: z.string().nullable(),
+});
+
+export const login = publicProcedure
+  .meta({
+    openapi: { method: "POST", path: "/api/portal/login", tags: ["portal"] },
+    rateLimit: { name: "portal-login", limit: 10, windowSeconds: 60, by: "ip" },
+  })
+  .input(z.object({
+    email: z.string().trim().max(255).pipe(z.email()),
+    // bcrypt reads 72 bytes; the cap only keeps absurd bodies away from the hash.
+    password: z.string().min(1).max(1000),
+  }))
+  .output(z.object({ token: z.string(), user, company, brand }))
+  .mutation(({ ctx, input }) =>
+    portalLogin(ctx.deps, {
+      email: input.email,
+      password: input.password,
+      ip: ctx.ip,
+      now: ctx.now,
+    })
+  );
+
+export const logout = portalProcedure
+  .meta({ openapi: { method: "POST", path: "/api/portal/logout", tags: ["portal"] } })
+  .input(z.object({}))
+  .output(z.object({ message: z.string() }))
+  .mutation(async ({ ctx }) => {
+    await revokeCurrentToken(ctx.deps.sql, ctx.auth!, ctx.now);
+    return { message: "Logged out." };
+  });
+
+export const me = portalProcedure
+  .meta({ openapi: { method: "GET", path: "/api/portal/me", tags: ["portal"] } })
+  .input(z.object({}))
+  .output(z.object({
+    user,
+    company,
+    brand,
+    limits: z.object({
+      plan: z.string(),
+      monthly_message_limit: z.number().nullable(),
+      chatbot_limit: z.number(),
+      agent_seats: z.number(),
+    }),
+    usage: z.object({
+      messages_used: z.number(),
+      message_limit: z.number().nullable(),
+      usage_percent: z.number().nullable(),
+      chatbots: z.number(),
+    }),
+  }))
+  .query(({ ctx }) => {
+    const auth = ctx.auth!;
+    return describePortalSession(ctx.deps.sql, {
+      workspaceId: auth.workspace.id,
+      user: { name: auth.user.name, email: auth.user.email, role: auth.user.role },
+      now: ctx.now,
+    });
+  });
