@@ -52,7 +52,7 @@ export async function addTrainedSource(
     const reason = err instanceof DomainError
       ? `Training failed: ${err.message}`
       : "Training failed because of a server error.";
-    if (!(err instanceof DomainError)) deps.log.error("training failed", { err: String(err) });
+    if (!(err instanceof DomainError)) deps.log.warn("training failed", { err: String(err) });
     throw new Invalid(
       `The document was saved but training failed. Send the same title and content again to retry.`,
       { content: [reason] },
