@@ -1,0 +1,250 @@
+/**
+ * Widget streaming: (1) time to the first `delta` through the server minus
+ * the stub provider's own first-token time, and (2) 1,000 concurrent streams
+ * from one machine, all checked complete, with the server's peak memory.
+ *
+ * The server runs as shipped in a subprocess (`main.ts`, embedded database
+ * unless DATABASE_URL is set, request log off), so its memory is its own.
+ * The stub provider (tests/helpers/fake_ai.ts) and the load run here. Each
+ * request carries its own X-Forwarded-For (the server trusts 127.0.0.1), so
+ * the per-IP limit of 20 streams a minute does not refuse the load.
+ */
+import { startFakeAi } from "../tests/helpers/fake_ai.ts";
+import { standardSeed } from "../tests/helpers/fixtures.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const KEY = "acme-helper";
+const SAMPLES = Number(Deno.env.get("BENCH_TTFD_SAMPLES") ?? "200");
+const CONCURRENT = Number(Deno.env.get("BENCH_STREAMS") ?? "1000");
+const REPLY = "Our support desk is open Monday to Friday, from nine to five, and replies " +
+  "to every e-mail within one business day. Express shipping takes two days.";
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function waitFor(url: string, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** Resident memory of a process in MiB: current (VmRSS) and peak (VmHWM). */
+async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+let ipSeq = 0;
+function nextIp(): string {
+  const n = ++ipSeq;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+interface StreamOutcome {
+  firstDeltaMs: number | null;
+  events: string[];
+  text: string;
+  messageId: number | null;
+}
+
+/** One widget stream, read to the end; times the first `delta` from the request start. */
+async function widgetStream(base: string, visitor: string): Promise<StreamOutcome> {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/widget/${KEY}/stream`, {
+    method: "POST",
+    headers: {
+      accept: "text/event-stream",
+      "content-type": "application/json",
+      "x-forwarded-for": nextIp(),
+    },
+    body: JSON.stringify({ visitor_id: visitor, message: "When are you open?" }),
+  });
+  if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  const out: StreamOutcome = { firstDeltaMs: null, events: [], text: "", messageId: null };
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut: number;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const event = /^event: (.+)$/m.exec(block)?.[1];
+      const data = /^data: (.+)$/m.exec(block)?.[1];
+      if (!event || !data) continue;
+      out.events.push(event);
+      const parsed = JSON.parse(data);
+      if (event === "delta") {
+        out.firstDeltaMs ??= performance.now() - t0;
+        out.text += parsed.delta;
+      }
+      if (event === "done") out.messageId = parsed.message_id;
+    }
+  }
+  return out;
+}
+
+/** The stub's own first-token time: the same streamed completion, asked directly. */
+async function stubFirstToken(stubBase: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${stubBase}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
+    body: JSON.stringify({
+      model: "gpt-4o-mini",
+      stream: true,
+      messages: [{ role: "user", content: "When are you open?" }],
+    }),
+  });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let first: number | null = null;
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    if (first === null && /"content":"[^"]/.test(buffer)) first = performance.now() - t0;
+  }
+  if (first === null) throw new Error("the stub sent no content");
+  return first;
+}
+
+function complete(o: StreamOutcome): boolean {
+  return o.events[0] === "meta" && o.events.at(-1) === "done" && o.text === REPLY &&
+    typeof o.messageId === "number";
+}
+
+export async function run(): Promise<string> {
+  const stub = startFakeAi({ reply: REPLY });
+  const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-stream-" });
+  const seed = standardSeed();
+  seed.workspaces[0]!.plan = "unlimited"; // 1,000+ messages must not hit the test quota
+  await Deno.writeTextFile(`${dataDir}/seed.json`, JSON.stringify(seed));
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN],
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED_FILE: `${dataDir}/seed.json`,
+      DEMO: "0",
+      LOG_LEVEL: "error",
+      AI_BASE_URL: stub.baseUrl,
+      TRUSTED_PROXIES: "127.0.0.1",
+      ...(Deno.env.get("DATABASE_URL") ? { DATABASE_URL: Deno.env.get("DATABASE_URL")! } : {}),
+      ...(Deno.env.get("APP_KEY") ? { APP_KEY: Deno.env.get("APP_KEY")! } : {}),
+    },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    await waitFor(`${base}/healthz`);
+    // Warm up both paths (JIT, connection pools, prepared statements).
+    for (let i = 0; i < 20; i++) {
+      await widgetStream(base, `v_warm_${i}`);
+      await stubFirstToken(stub.baseUrl);
+    }
+    const idle = await memoryOf(server.pid);
+
+    // 1. Time to first delta, sequential, alternating direct and through the server.
+    const direct: number[] = [];
+    const through: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      direct.push(await stubFirstToken(stub.baseUrl));
+      const o = await widgetStream(base, `v_ttfd_${i}`);
+      if (!complete(o) || o.firstDeltaMs === null) throw new Error("incomplete stream");
+      through.push(o.firstDeltaMs);
+    }
+    const overhead50 = percentile(through, 50) - percentile(direct, 50);
+    const overhead90 = percentile(through, 90) - percentile(direct, 90);
+
+    // 2. Concurrent streams, every one checked complete.
+    stub.chunkDelayMs = 5; // replies take ~150 ms, so the streams really overlap
+    const t0 = performance.now();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: CONCURRENT }, (_, i) => widgetStream(base, `v_load_${i}`)),
+    );
+    const wall = performance.now() - t0;
+    const ok = outcomes.filter((o) => o.status === "fulfilled" && complete(o.value));
+    const ids = new Set(
+      ok.map((o) => (o as PromiseFulfilledResult<StreamOutcome>).value.messageId),
+    );
+    const lost = CONCURRENT - ok.length;
+    const firstDeltas = ok.map((o) => (o as PromiseFulfilledResult<StreamOutcome>).value)
+      .map((o) => o.firstDeltaMs!);
+    const loaded = await memoryOf(server.pid);
+    const failures = outcomes.filter((o) => o.status === "rejected").slice(0, 3)
+      .map((o) => String((o as PromiseRejectedResult).reason));
+
+    const db = Deno.env.get("DATABASE_URL") ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite";
+    const f = (n: number) => n.toFixed(2);
+    return [
+      "## Widget streaming",
+      "",
+      `Server: \`main.ts\` in its own process, ${db}, in-process Kv, request log off; stub ` +
+      "provider (tests/helpers/fake_ai.ts) and the load in the bench process. " +
+      `Machine: ${navigator.hardwareConcurrency} cores. Command: \`deno task bench widget_stream\`.`,
+      "",
+      `### Time to first delta (${SAMPLES} sequential samples)`,
+      "",
+      "| | p50 ms | p90 ms |",
+      "|---|---|---|",
+      `| stub's own first token (direct) | ${f(percentile(direct, 50))} | ${
+        f(percentile(direct, 90))
+      } |`,
+      `| first \`delta\` through the server | ${f(percentile(through, 50))} | ${
+        f(percentile(through, 90))
+      } |`,
+      `| **server overhead** (goal < 5 ms p50) | **${f(overhead50)}** | ${f(overhead90)} |`,
+      "",
+      "The overhead includes everything the server does before the provider's first token:",
+      "rate limit, body validation, bot lookup, the visitor-turn transaction (conversation,",
+      "quota, message), knowledge retrieval (including the stub's embedding call), the prompt,",
+      "and relaying the token as an SSE frame.",
+      "",
+      `### ${CONCURRENT} concurrent streams`,
+      "",
+      "| | |",
+      "|---|---|",
+      `| completed (meta … done, full text, stored reply id) | ${ok.length} / ${CONCURRENT} |`,
+      `| lost | ${lost}${failures.length ? ` (${failures.join("; ")})` : ""} |`,
+      `| distinct stored reply ids | ${ids.size} |`,
+      `| wall time | ${(wall / 1000).toFixed(2)} s |`,
+      `| first delta under load, p50 / p90 | ${f(percentile(firstDeltas, 50))} / ${
+        f(percentile(firstDeltas, 90))
+      } ms |`,
+      `| server memory idle (RSS) | ${idle.rss.toFixed(0)} MiB |`,
+      `| server peak memory (VmHWM) | ${loaded.peak.toFixed(0)} MiB |`,
+    ].join("\n");
+  } finally {
+    try {
+      server.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await server.status;
+    await stub.close();
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) console.log(await run());
