@@ -82,3 +82,33 @@ export async function recentMessages(
      ORDER BY id DESC LIMIT ${limit}`;
   return rows.reverse();
 }
+
+/**
+ * Store a message and bump its conversation's `last_message_at` in one
+ * statement (atomic without a transaction round trip). With `onlyIfAiMayAnswer`
+ * nothing is written, and null returned, when a human owns the conversation.
+ */
+export async function appendMessage(
+  sql: Executor,
+  workspaceId: number,
+  m: NewMessage,
+  opts: { onlyIfAiMayAnswer?: boolean } = {},
+): Promise<MessageRow | null> {
+  const guard = opts.onlyIfAiMayAnswer
+    ? sql`AND status <> 'agent' AND handoff_state <> 'human_connected'`
+    : sql``;
+  const [row] = await sql<MessageRow[]>`
+    WITH c AS (
+      UPDATE conversations SET last_message_at = ${m.now}
+       WHERE workspace_id = ${workspaceId} AND id = ${m.conversationId} ${guard}
+      RETURNING id)
+    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
+      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
+    SELECT ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
+      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
+      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
+      ${m.now}
+      FROM c
+    RETURNING *`;
+  return row ?? null;
+}

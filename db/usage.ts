@@ -13,23 +13,25 @@ export async function monthlyMessageLimit(
 }
 
 /**
- * Add one message to the month's counter unless that would pass `limit`.
- * One statement: the conflicting row is locked by the upsert, so two
- * concurrent calls cannot both take the last unit. Null when refused.
+ * Add one message to the month's counter unless that would pass the plan's
+ * limit (read in the same statement). The conflicting row is locked by the
+ * upsert, so two concurrent calls cannot both take the last unit. Null when
+ * refused.
  */
 export async function incrementWithinLimit(
   sql: Executor,
   workspaceId: number,
   month: string,
-  limit: number | null,
 ): Promise<number | null> {
-  if (limit !== null && limit <= 0) return null;
   const [row] = await sql<{ used: number }[]>`
+    WITH lim AS (
+      SELECT p.monthly_message_limit AS l FROM workspaces w JOIN plans p ON p.id = w.plan_id
+       WHERE w.id = ${workspaceId})
     INSERT INTO usage_counters (workspace_id, month, messages_used)
-    VALUES (${workspaceId}, ${month}, 1)
+    SELECT ${workspaceId}, ${month}, 1 FROM lim WHERE lim.l IS NULL OR lim.l > 0
     ON CONFLICT (workspace_id, month) DO UPDATE
        SET messages_used = usage_counters.messages_used + 1
-     WHERE ${limit}::int IS NULL OR usage_counters.messages_used < ${limit}::int
+     WHERE usage_counters.messages_used < COALESCE((SELECT l FROM lim), 2147483647)
     RETURNING messages_used AS used`;
   return row?.used ?? null;
 }

@@ -7,20 +7,15 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
+import type { ConversationRow } from "../../db/conversations.ts";
 import {
-  type ConversationRow,
-  findConversationById,
-  updateConversation,
-} from "../../db/conversations.ts";
-import {
-  insertMessage,
+  appendMessage,
   type MessageRow,
   type MessageSource,
   recentMessages,
 } from "../../db/messages.ts";
 import { retrieveChunks } from "../knowledge/retrieve_chunks.ts";
 import { Conflict } from "../errors.ts";
-import { aiMayAnswer } from "../conversations/state_machine.ts";
 import { HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
 import { openProviderClient } from "./provider_client.ts";
 import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
@@ -64,24 +59,20 @@ export async function generateReply(
   });
   const sources = distinctSources(used);
   const now = deps.clock();
-  const message = await deps.sql.begin(async (tx) => {
-    // A human may have taken over while the provider was thinking: they own it now.
-    const fresh = await findConversationById(tx, workspaceId, conversation.id);
-    if (!fresh || !aiMayAnswer(fresh)) throw new Conflict(HUMAN_OWNS_NOTE);
-    const row = await insertMessage(tx, workspaceId, {
-      conversationId: conversation.id,
-      role: "assistant",
-      content: result.content,
-      model: bot.model,
-      tokensIn: result.tokensIn,
-      tokensOut: result.tokensOut,
-      costMicroCents: costMicroCents(bot.model, result.tokensIn, result.tokensOut),
-      sources,
-      now,
-    });
-    await updateConversation(tx, workspaceId, conversation.id, { last_message_at: now });
-    return row;
-  });
+  // One statement: a human may have taken over while the provider was
+  // thinking, and then they own the conversation and nothing is stored.
+  const message = await appendMessage(deps.sql, workspaceId, {
+    conversationId: conversation.id,
+    role: "assistant",
+    content: result.content,
+    model: bot.model,
+    tokensIn: result.tokensIn,
+    tokensOut: result.tokensOut,
+    costMicroCents: costMicroCents(bot.model, result.tokensIn, result.tokensOut),
+    sources,
+    now,
+  }, { onlyIfAiMayAnswer: true });
+  if (!message) throw new Conflict(HUMAN_OWNS_NOTE);
   await deps.bus.emit({
     type: "message.created",
     workspaceId,

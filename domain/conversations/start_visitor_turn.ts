@@ -13,7 +13,7 @@ import {
   insertConversation,
   updateConversation,
 } from "../../db/conversations.ts";
-import { insertMessage, type MessageRow } from "../../db/messages.ts";
+import { appendMessage, type MessageRow } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
 import { takeMessageQuota } from "../usage/take_message_quota.ts";
 import { aiMayAnswer, applyTransition } from "./state_machine.ts";
@@ -54,16 +54,13 @@ export async function startVisitorTurn(
     let conversation = await openConversation(tx, input, now);
     await takeMessageQuota(tx, input.workspaceId, now);
     conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
-    const visitorMessage = await insertMessage(tx, input.workspaceId, {
+    const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
       role: "visitor",
       content: input.content,
       now,
-    });
-    conversation = await updateConversation(tx, input.workspaceId, conversation.id, {
-      last_message_at: now,
-    });
-    return { conversation, visitorMessage };
+    }))!;
+    return { conversation: { ...conversation, last_message_at: now }, visitorMessage };
   });
   const aiShouldAnswer = aiMayAnswer(result.conversation);
   await deps.bus.emit({
@@ -108,5 +105,7 @@ async function openConversation(
     throw new NotFound("Conversation not found.");
   }
   const meta = input.meta ? { ...found.meta, ...input.meta } : undefined;
-  return await updateConversation(tx, input.workspaceId, found.id, { ...visitor, meta });
+  const patch = { ...visitor, meta };
+  if (Object.values(patch).every((v) => v === undefined)) return found;
+  return await updateConversation(tx, input.workspaceId, found.id, patch);
 }

@@ -4,7 +4,7 @@
  * AI or a human answers it; replies do not count again (docs/v1-api.md).
  */
 import type { Executor } from "../../db/client.ts";
-import { incrementWithinLimit, monthlyMessageLimit } from "../../db/usage.ts";
+import { incrementWithinLimit } from "../../db/usage.ts";
 import { QuotaExceeded } from "../errors.ts";
 import { quotaMonth, secondsUntilNextMonth } from "./quota_month.ts";
 
@@ -14,8 +14,7 @@ export async function takeMessageQuota(
   workspaceId: number,
   now: Date,
 ): Promise<number> {
-  const limit = await monthlyMessageLimit(tx, workspaceId);
-  const used = await incrementWithinLimit(tx, workspaceId, quotaMonth(now), limit);
+  const used = await incrementWithinLimit(tx, workspaceId, quotaMonth(now));
   if (used === null) {
     throw new QuotaExceeded(
       "The workspace has reached its monthly message limit.",

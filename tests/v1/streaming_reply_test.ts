@@ -80,7 +80,10 @@ Deno.test("streamed replies", serverTestOptions, async (t) => {
         }, { onDelta: () => ac.abort(), signal: ac.signal })
       );
       fake.chunkDelayMs = 0;
-      await new Promise((r) => setTimeout(r, 100));
+      // The stub notices the cancelled stream at its next chunk.
+      for (let i = 0; i < 40 && fake.aborted === abortedBefore; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       assertEquals(fake.aborted - abortedBefore, 1);
       const msgs = await listMessages(s.deps.sql, bot.workspace_id, conversation.id);
       assertEquals(msgs.map((m) => m.role), ["visitor"]);
