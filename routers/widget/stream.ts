@@ -37,10 +37,10 @@ const messageField = z.string().max(4000).superRefine((text, ctx) => {
 
 const metaField = z.looseObject({
   visitor: z.object({
-    name: z.string().trim().max(255).optional(),
-    email: z.union([z.literal(""), z.email().max(255)]).optional(),
-    phone: z.string().trim().max(50).optional(),
-  }).optional(),
+    name: z.string().trim().max(255).nullish(),
+    email: z.union([z.literal(""), z.email().max(255)]).nullish(),
+    phone: z.string().trim().max(50).nullish(),
+  }).nullish(),
 }).superRefine((meta, ctx) => {
   if (JSON.stringify(meta).length > META_MAX_CHARS) {
     ctx.addIssue({
@@ -100,7 +100,13 @@ export async function handleStream(
       message: input.message,
       conversationId: input.conversation_id,
       meta: input.meta,
-      visitor: visitor ? { ...visitor, email: visitor.email || undefined } : undefined,
+      visitor: visitor
+        ? {
+          name: visitor.name || undefined,
+          email: visitor.email || undefined,
+          phone: visitor.phone || undefined,
+        }
+        : undefined,
       identity: input.identity,
     });
     return sseResponse(async (out, signal) => {

@@ -282,6 +282,12 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
          WHERE public_id = ${r.events[0]!.data.conversation_id}`;
       assertEquals(row!.visitor_name, "Bob");
       assertEquals(row!.meta.identity, undefined, "a client cannot claim a verified identity");
+      const empty = await postStream(s.url, KEY, {
+        visitor_id: newVisitor(),
+        message: "Hi",
+        meta: { visitor: null, page_url: "https://shop.example/" },
+      });
+      assertEquals(empty.status, 200, "an empty pre-chat form is no error");
     });
 
     await t.step("invalid identity tokens are 422 on identity and store nothing", async () => {
