@@ -5,7 +5,7 @@
 import type { RawRoute } from "../routers/raw_routes.ts";
 import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
 import { bundleWidget } from "./bundle.ts";
-import { DEMO_CSP, demoKey, demoPage } from "./demo_page.ts";
+import { demoCsp, demoKey, demoPage } from "./demo_page.ts";
 
 /**
  * Customers' pages reference an unversioned URL, so browsers keep it five
@@ -38,10 +38,12 @@ function demoAsset(baseUrl: string, key: string): Promise<StaticAsset> {
   let page = demoPages.get(key);
   if (!page) {
     if (demoPages.size > 100) demoPages.clear();
-    page = makeAsset(demoPage(baseUrl, key), "text/html; charset=utf-8", "no-cache", {
-      "content-security-policy": DEMO_CSP,
-      "referrer-policy": "strict-origin-when-cross-origin",
-    });
+    page = demoCsp().then((csp) =>
+      makeAsset(demoPage(baseUrl, key), "text/html; charset=utf-8", "no-cache", {
+        "content-security-policy": csp,
+        "referrer-policy": "strict-origin-when-cross-origin",
+      })
+    );
     demoPages.set(key, page);
   }
   return page;

@@ -19,14 +19,29 @@ export function embedSnippet(baseUrl: string, key: string): string {
   return `<script src="${baseUrl}/widget.js" data-key="${key}" defer></script>`;
 }
 
-export const DEMO_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' https: data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+/** The page's own stylesheet, allowed by its hash: no 'unsafe-inline' anywhere. */
+const PAGE_STYLE = `
+body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2937;background:#f9fafb}
+header{padding:64px 24px;background:linear-gradient(135deg,#1e3a8a,#0ea5e9);color:#fff;text-align:center}
+header h1{margin:0 0 8px;font-size:2.2rem}
+main{max-width:760px;margin:0 auto;padding:24px}
+section{margin:0 0 40px}
+pre{white-space:pre-wrap;word-break:break-all;background:#111827;color:#e5e7eb;padding:16px;border-radius:8px}
+`;
+
+/** The demo's Content-Security-Policy: only our own scripts, styles by hash. */
+export async function demoCsp(): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE));
+  const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'sha256-${hash}'`,
+    "img-src 'self' https: data:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",
@@ -52,14 +67,7 @@ export function demoPage(baseUrl: string, key: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Parley demo</title>
-<style>
-body{margin:0;font:16px/1.6 system-ui,sans-serif;color:#1f2937;background:#f9fafb}
-header{padding:64px 24px;background:linear-gradient(135deg,#1e3a8a,#0ea5e9);color:#fff;text-align:center}
-header h1{margin:0 0 8px;font-size:2.2rem}
-main{max-width:760px;margin:0 auto;padding:24px}
-section{margin:0 0 40px}
-pre{white-space:pre-wrap;word-break:break-all;background:#111827;color:#e5e7eb;padding:16px;border-radius:8px}
-</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <header><h1>Parley demo</h1><p>Open the chat in the corner and ask about Parley.</p></header>

@@ -96,6 +96,13 @@ function beatNow(page: Page) {
   return page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
 }
 
+/** Waits until no reply is streaming, so the composer accepts the next message. */
+function idle(page: Page) {
+  return waitUntil(async () =>
+    (await page.locator(".msg[aria-busy]").count()) === 0 &&
+    await page.locator("button.send").isEnabled(), "the reply to finish");
+}
+
 async function waitUntil(check: () => Promise<boolean>, what: string, ms = 10_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -116,6 +123,11 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.on("pageerror", (e) => pageErrors.push(e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error" && /Content.Security.Policy/i.test(m.text())) {
+        pageErrors.push(m.text());
+      }
+    });
     const panel = page.locator(".panel");
     const launcher = page.locator(".launcher");
     const input = page.locator("textarea[aria-label=Message]");
@@ -136,6 +148,8 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       await page.getByText("Hello from Acme!").waitFor();
       assertEquals(await focused(page), "textarea.");
       assertEquals(await page.locator(".root").getAttribute("data-theme"), "ocean");
+      const bg = await launcher.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assertEquals(bg, "rgb(255, 102, 0)", "branding applied under the demo's strict CSP");
     });
 
     await t.step(
@@ -183,6 +197,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       const echo = page.locator(".msg.assistant .bubble", { hasText: "You wrote:" });
       await echo.waitFor();
       await waitUntil(async () => (await echo.innerText()).endsWith(">"), "the echoed reply");
+      await idle(page);
       const check = async () => {
         assertEquals(await page.locator(".msg.visitor .bubble").last().innerText(), XSS);
         assertEquals(await echo.innerText(), `You wrote: ${XSS}`);
@@ -193,6 +208,43 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       await page.reload();
       await echo.waitFor();
       await check();
+    });
+
+    await t.step("only http(s) links become anchors, Markdown labels included", async () => {
+      fake.reply = "Try [the docs](https://example.com/docs), not [this](javascript:alert(1)).";
+      await input.fill("Links please");
+      await input.press("Enter");
+      const bubble = page.locator(".msg.assistant .bubble", { hasText: "Try the docs" });
+      await bubble.waitFor();
+      await waitUntil(async () => (await bubble.innerText()).endsWith("."), "the reply");
+      await idle(page);
+      assertEquals(await bubble.locator("a").count(), 1);
+      assertEquals(await bubble.locator("a").getAttribute("href"), "https://example.com/docs");
+      assertEquals(await bubble.locator("a").innerText(), "the docs");
+      assertOk((await bubble.innerText()).includes("[this](javascript:alert(1))"));
+    });
+
+    await t.step("a provider failure mid-reply shows an error and keeps the message", async () => {
+      fake.mode = "fail_mid_stream";
+      fake.reply = "This answer will be cut off somewhere in the middle of the sentence.";
+      try {
+        await input.fill("Tell me more");
+        await input.press("Enter");
+        const failed = page.locator(".msg.assistant.error .bubble");
+        await failed.waitFor();
+        assertOk((await failed.innerText()).startsWith("This answer"), "partial text stays");
+        assertMatch(await failed.locator("em").innerText(), /provider/i);
+      } finally {
+        fake.mode = "ok";
+      }
+      await idle(page);
+      await page.reload();
+      await page.locator(".msg.visitor .bubble", { hasText: "Tell me more" }).waitFor();
+      await input.fill("Still there?");
+      fake.reply = "Yes, still here.";
+      await input.press("Enter");
+      await page.locator(".msg.assistant .bubble", { hasText: "Yes, still here." }).waitFor();
+      await idle(page);
     });
 
     await t.step("Escape closes the dialog and gives focus back to the launcher", async () => {
@@ -261,6 +313,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       await input.fill("Hello again");
       await input.press("Enter");
       await page.locator(".msg.assistant .bubble", { hasText: "Welcome back." }).waitFor();
+      await idle(page);
       const { visitor, conversation } = await stored(page, "acme-helper");
       assertOk(conversation && conversation !== firstConversation, "a new conversation");
       await waitUntil(async () => await newChat.isVisible(), "the new chat button");

@@ -32,8 +32,6 @@ export function mountView(config: WidgetConfig): View {
   const b = config.branding;
   const host = h("div", { id: "parley-widget", "data-parley": config.public_key });
   const shadow = host.attachShadow({ mode: "open" });
-  const style = h("style");
-  style.textContent = STYLES;
   const layout = ["compact", "fullscreen"].includes(b.layout) ? b.layout : "";
   const root = h("div", {
     class: `root ${b.position === "left" ? "left" : ""} ${layout}`,
@@ -126,7 +124,8 @@ export function mountView(config: WidgetConfig): View {
   );
 
   root.append(panel, proactive, launcher);
-  shadow.append(style, root);
+  adoptStyles(shadow);
+  shadow.append(root);
   document.body.append(host);
   return {
     root,
@@ -149,4 +148,21 @@ export function mountView(config: WidgetConfig): View {
 /** The URL when it is http(s), else null: images come only from the web. */
 export function httpUrl(url: string | null | undefined): string | null {
   return url && /^https?:\/\//i.test(url) ? url : null;
+}
+
+/**
+ * A constructed stylesheet is CSSOM, not inline CSS, so host pages with a
+ * strict `style-src` need no 'unsafe-inline' for us; older browsers get a
+ * `<style>` element instead.
+ */
+function adoptStyles(shadow: ShadowRoot): void {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLES);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    const style = h("style");
+    style.textContent = STYLES;
+    shadow.append(style);
+  }
 }
