@@ -10,7 +10,7 @@ import { appRouter } from "../routers/app_router.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
-import { matchRawRoute } from "../routers/raw_routes.ts";
+import { matchRawRoute, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
@@ -18,6 +18,10 @@ export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise
 
 export function createHttpApp(deps: AppDeps): Handler {
   const table = new RestRouteTable(appRouter);
+  // Raw routes are tried only under their own first segments (`widget`, …).
+  const rawFirst = new Set(rawRoutes.map((r) => r.pattern[0] ?? null));
+  const mayBeRaw = (path: string) =>
+    rawFirst.has(null) || path.startsWith("//") || rawFirst.has(firstSegment(path));
   let openApiJson: string | null = null;
   const openApi = () =>
     openApiJson ??= JSON.stringify(generateOpenApiDocument(appRouter, {
@@ -28,8 +32,12 @@ export function createHttpApp(deps: AppDeps): Handler {
     }));
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
 
-  async function route(req: Request, url: URL, ip: string): Promise<[Response, string]> {
-    const path = url.pathname;
+  async function route(
+    req: Request,
+    path: string,
+    search: string,
+    ip: string,
+  ): Promise<[Response, string]> {
     const method = req.method;
     if (path === "/healthz") return [jsonResponse(200, { status: "ok" }), path];
     if (path === "/readyz") return [await readiness(deps), path];
@@ -54,12 +62,12 @@ export function createHttpApp(deps: AppDeps): Handler {
       });
       return [res, "/trpc/{procedure}"];
     }
-    const raw = matchRawRoute(method, path);
+    const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
     if (raw) return [await raw.route.handle(req, raw.params, deps, ip), raw.route.template];
     const found = table.lookup(method, path);
     if (found.kind === "match") {
       const ctx = createRequestContext(deps, req, ip);
-      return [await handleRest(found.match, url, ctx, onFault), found.match.route.template];
+      return [await handleRest(found.match, search, ctx, onFault), found.match.route.template];
     }
     if (found.kind === "method") {
       return [
@@ -74,16 +82,17 @@ export function createHttpApp(deps: AppDeps): Handler {
 
   return async (req, info) => {
     const started = performance.now();
-    const url = new URL(req.url);
+    const [path, search] = splitUrl(req.url);
     const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
     const ip = clientIp(req, remote, deps.config.trustedProxies);
     let res: Response;
     let template = "(error)";
     try {
-      [res, template] = isWidgetPath(url.pathname) && req.method === "OPTIONS"
+      const widget = isWidgetPath(path);
+      [res, template] = widget && req.method === "OPTIONS"
         ? [widgetPreflight(), "(widget preflight)"]
-        : await route(req, url, ip);
-      if (isWidgetPath(url.pathname)) res = withWidgetCors(res);
+        : await route(req, path, search, ip);
+      if (widget) res = withWidgetCors(res);
     } catch (err) {
       onFault(err);
       res = jsonResponse(500, { message: "Server error." });
@@ -96,6 +105,29 @@ export function createHttpApp(deps: AppDeps): Handler {
     });
     return res;
   };
+}
+
+/** The first segment of an absolute path: `widget` for `/widget/k/stream`. */
+function firstSegment(path: string): string {
+  const end = path.indexOf("/", 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
+}
+
+/**
+ * Path and `?query` of a request URL without building a URL object (a
+ * measurable share of a trivial request). Anything unusual, such as dot
+ * segments or a backslash, takes the full WHATWG parse, which normalises them.
+ */
+export function splitUrl(raw: string): [string, string] {
+  const start = raw.indexOf("/", raw.indexOf("//") + 2);
+  if (start === -1) return ["/", ""];
+  const q = raw.indexOf("?", start);
+  const path = q === -1 ? raw.slice(start) : raw.slice(start, q);
+  if (path.includes("/.") || path.includes("%") || path.includes("\\") || path.includes("#")) {
+    const url = new URL(raw);
+    return [url.pathname, url.search];
+  }
+  return [path, q === -1 ? "" : raw.slice(q)];
 }
 
 async function readiness(deps: AppDeps): Promise<Response> {

@@ -6,16 +6,13 @@
  */
 import type { AnyRouter } from "@trpc/server";
 import type { RequestContext } from "../context.ts";
-import type { Meta } from "../trpc.ts";
 import { type ErrorReply, toErrorReply } from "./http_errors.ts";
-
-type ProcedureFn = (opts: {
-  ctx: unknown;
-  getRawInput: () => Promise<unknown>;
-  path: string;
-  type: "query" | "mutation";
-  signal: AbortSignal | undefined;
-}) => Promise<unknown>;
+import {
+  type CompiledProcedure,
+  compileProcedure,
+  invokeProcedure,
+  type ProcedureDef,
+} from "./invoke_procedure.ts";
 
 interface Route {
   name: string;
@@ -24,8 +21,7 @@ interface Route {
   /** Literal segment, or null for a `{param}` at that position. */
   segments: (string | null)[];
   params: string[];
-  type: "query" | "mutation";
-  call: ProcedureFn;
+  proc: CompiledProcedure;
 }
 
 export interface RestMatch {
@@ -40,12 +36,11 @@ export type RestLookup =
 
 export class RestRouteTable {
   private byLength = new Map<number, Route[]>();
+  /** Parameterless routes by `METHOD path`: the common case needs no scan. */
+  private exact = new Map<string, RestMatch>();
 
   constructor(router: AnyRouter) {
-    const procedures = router._def.procedures as Record<
-      string,
-      ProcedureFn & { _def: { meta?: Meta; type: "query" | "mutation" } }
-    >;
+    const procedures = router._def.procedures as Record<string, { _def: ProcedureDef }>;
     const routes: Route[] = [];
     for (const [name, proc] of Object.entries(procedures)) {
       const openapi = proc._def.meta?.openapi;
@@ -57,14 +52,17 @@ export class RestRouteTable {
         template: openapi.path,
         segments: parts.map((p) => (p.startsWith("{") ? null : p)),
         params: parts.filter((p) => p.startsWith("{")).map((p) => p.slice(1, -1)),
-        type: proc._def.type,
-        call: proc,
+        proc: compileProcedure(name, proc._def),
       });
     }
     // Literal segments beat parameters position by position (`/inbox` before `/{id}`).
     const rank = (r: Route) => r.segments.map((s) => (s === null ? "1" : "0")).join("");
     routes.sort((a, b) => rank(a).localeCompare(rank(b)));
     for (const r of routes) {
+      if (r.params.length === 0) {
+        const key = `${r.method} /${r.segments.join("/")}`;
+        if (!this.exact.has(key)) this.exact.set(key, { route: r, params: {} });
+      }
       const list = this.byLength.get(r.segments.length) ?? [];
       list.push(r);
       this.byLength.set(r.segments.length, list);
@@ -72,6 +70,9 @@ export class RestRouteTable {
   }
 
   lookup(method: string, pathname: string): RestLookup {
+    // A literal route beats any parameterised one, so an exact hit is final.
+    const exact = this.exact.get(`${method === "HEAD" ? "GET" : method} ${pathname}`);
+    if (exact) return { kind: "match", match: exact };
     const parts = pathname.split("/").filter(Boolean);
     const allow = new Set<string>();
     for (const route of this.byLength.get(parts.length) ?? []) {
@@ -125,15 +126,21 @@ async function readBody(req: Request): Promise<Record<string, unknown>> {
   return parsed as Record<string, unknown>;
 }
 
-function queryObject(url: URL): Record<string, string> {
+function queryObject(search: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) out[k] = v;
+  if (search.length <= 1) return out;
+  for (const [k, v] of new URLSearchParams(search)) out[k] = v;
   return out;
 }
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
+  if (headers === undefined) {
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE } });
+  }
   const h = new Headers(headers);
-  h.set("content-type", "application/json; charset=utf-8");
+  h.set("content-type", JSON_TYPE);
   return new Response(JSON.stringify(body), { status, headers: h });
 }
 
@@ -143,29 +150,29 @@ export function errorResponse(reply: ErrorReply, extra?: Headers): Response {
   return jsonResponse(reply.status, reply.body, h);
 }
 
-/** Run a matched route: input from path, query and body; output as JSON. */
+/**
+ * Run a matched route: input from path, query (`search`, the URL's `?...`
+ * part or "") and body; output as JSON.
+ */
 export async function handleRest(
   match: RestMatch,
-  url: URL,
+  search: string,
   ctx: RequestContext,
   onFault: (err: unknown) => void,
 ): Promise<Response> {
   const { route, params } = match;
   try {
     const body = await readBody(ctx.req);
-    const input = { ...queryObject(url), ...body, ...params };
-    const output = await route.call({
-      ctx,
-      getRawInput: () => Promise.resolve(input),
-      path: route.name,
-      type: route.type,
-      signal: undefined,
-    });
+    const input = { ...queryObject(search), ...body, ...params };
+    const output = await invokeProcedure(route.proc, ctx, input);
     const status = ctx.response.status ?? 200;
     if (ctx.req.method === "HEAD") {
       return new Response(null, { status, headers: ctx.response.headers });
     }
-    return jsonResponse(status, output, ctx.response.headers);
+    // The context's own headers object goes out as is: one copy, not two.
+    const headers = ctx.response.headers;
+    headers.set("content-type", JSON_TYPE);
+    return new Response(JSON.stringify(output), { status, headers });
   } catch (err) {
     if (err instanceof BadRequest) {
       return jsonResponse(400, { message: err.message }, ctx.response.headers);

@@ -1,0 +1,180 @@
+/**
+ * REST door vs bare `Deno.serve`, side by side on one trivial GET.
+ *
+ * Both servers run in their own subprocess; the load comes from `wrk` when it
+ * is installed (one thread, 50 connections), else from a Deno fetch loop in a
+ * third subprocess. Runs alternate bare, door, bare, door and keep the best
+ * of each, because a 2-core machine shared with the load generator is noisy.
+ * The door is measured as shipped: embedded database, JSON request log on
+ * (to /dev/null), the real `GET /api/status` procedure with zod input and
+ * output parsing.
+ */
+
+const SELF = new URL(import.meta.url).pathname;
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const CONNECTIONS = 50;
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function hasWrk(): Promise<boolean> {
+  try {
+    const out = await new Deno.Command("wrk", {
+      args: ["--version"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .output();
+    return out.code === 0 || out.code === 1; // wrk --version exits 1 after printing
+  } catch {
+    return false;
+  }
+}
+
+/** Requests per second from one load run against `url`. */
+async function load(url: string, seconds: number, useWrk: boolean): Promise<number> {
+  if (useWrk) {
+    const out = await new Deno.Command("wrk", {
+      args: ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, url],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    const m = /Requests\/sec:\s+([\d.]+)/.exec(text);
+    if (!m) throw new Error(`wrk printed no rate: ${text}`);
+    if (/Non-2xx/.test(text)) throw new Error(`wrk saw errors against ${url}: ${text}`);
+    return Number(m[1]);
+  }
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", SELF, "load", url, String(CONNECTIONS), String(seconds)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const result = JSON.parse(new TextDecoder().decode(out.stdout)) as { rps: number };
+  return result.rps;
+}
+
+function spawn(args: string[], env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args,
+    env,
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
+async function stop(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch { /* already gone */ }
+  await child.status;
+}
+
+export async function run(): Promise<string> {
+  const useWrk = await hasWrk();
+  const barePort = freePort();
+  const doorPort = freePort();
+  const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-" });
+  const bare = spawn(["run", "-A", SELF, "bare", String(barePort)], {});
+  const door = spawn(["run", "-A", MAIN], {
+    PORT: String(doorPort),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    DEMO: "0",
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    LOG_LEVEL: "info",
+  });
+  const bareUrl = `http://127.0.0.1:${barePort}/api/status`;
+  const doorUrl = `http://127.0.0.1:${doorPort}/api/status`;
+  try {
+    await waitFor(bareUrl);
+    await waitFor(`http://127.0.0.1:${doorPort}/readyz`);
+    // Warm both (JIT, connection setup) before anything is recorded.
+    await load(bareUrl, 2, useWrk);
+    await load(doorUrl, 2, useWrk);
+    const bareRuns: number[] = [];
+    const doorRuns: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      bareRuns.push(await load(bareUrl, SECONDS, useWrk));
+      doorRuns.push(await load(doorUrl, SECONDS, useWrk));
+    }
+    const bestBare = Math.max(...bareRuns);
+    const bestDoor = Math.max(...doorRuns);
+    const ratio = bestDoor / bestBare;
+    const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+    const tool = useWrk
+      ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s`
+      : `Deno fetch loop, ${CONNECTIONS} concurrent requests, ${SECONDS} s`;
+    return [
+      "## REST door vs bare Deno.serve",
+      "",
+      `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs after a 2 s warm-up each.`,
+      "",
+      "| Server | Path | req/s (runs) | best |",
+      "|---|---|---|---|",
+      `| bare \`Deno.serve\` | \`/api/status\` (static JSON) | ${bareRuns.map(fmt).join(", ")} | ${
+        fmt(bestBare)
+      } |`,
+      `| Parley REST door | \`GET /api/status\` (procedure, zod in/out, JSON log) | ${
+        doorRuns.map(fmt).join(", ")
+      } | ${fmt(bestDoor)} |`,
+      "",
+      `**Ratio: ${(ratio * 100).toFixed(1)}%** of bare \`Deno.serve\` (goal ≥ 50%).`,
+    ].join("\n");
+  } finally {
+    await stop(bare);
+    await stop(door);
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Subprocess roles: the bare server, and the fallback load generator. */
+async function subprocessMain(args: string[]): Promise<void> {
+  const [role, a, b, c] = args;
+  if (role === "bare") {
+    const body = JSON.stringify({ status: "ok", version: "1.0.0" });
+    Deno.serve(
+      { port: Number(a), hostname: "127.0.0.1", onListen: () => {} },
+      () => new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } }),
+    );
+    return;
+  }
+  if (role === "load") {
+    const url = a!;
+    const conns = Number(b);
+    const until = performance.now() + Number(c) * 1000;
+    let done = 0;
+    const started = performance.now();
+    await Promise.all(Array.from({ length: conns }, async () => {
+      while (performance.now() < until) {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+        done++;
+      }
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    console.log(JSON.stringify({ rps: done / seconds }));
+  }
+}
+
+if (import.meta.main) await subprocessMain(Deno.args);
