@@ -67,7 +67,7 @@ export async function crawlSite(
   const start = new URL(normalizeUrl(startUrl) ?? startUrl);
   const sites = new Set([siteKey(start)]);
   const summary: CrawlSummary = { found: 0, indexed: 0, skipped: [] };
-  const robotsBySite = new Map<string, Promise<RobotsRules>>();
+  const robotsBySite = new Map<string, Promise<LoadedRobots>>();
   const robotsFor = (u: URL) => {
     const key = `${u.protocol}//${u.host}`;
     let r = robotsBySite.get(key);
@@ -97,6 +97,10 @@ export async function crawlSite(
     throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
   }
   const startRules = await robotsFor(start);
+  if (startRules.unavailable) {
+    // Retried later (not a refusal): the site may be briefly down.
+    throw new Error(`${start.origin}/robots.txt answered HTTP ${startRules.unavailable}.`);
+  }
   if (!startRules.isAllowed(start.pathname + start.search)) {
     throw new CrawlRefused(`robots.txt does not allow crawling ${start.href}.`);
   }
@@ -185,12 +189,17 @@ export async function crawlSite(
   return summary;
 }
 
-async function loadRobots(origin: string, opts: FetchLimits): Promise<RobotsRules> {
+/** Rules, marked `unavailable` (with the status) when robots.txt answered a server error. */
+type LoadedRobots = RobotsRules & { unavailable?: number };
+
+async function loadRobots(origin: string, opts: FetchLimits): Promise<LoadedRobots> {
   try {
     const res = await safeFetch(`${origin}/robots.txt`, { ...opts, maxBytes: 512_000 }, () => true);
     if (res.kind === "ok") return parseRobots(res.body, USER_AGENT);
-    // RFC 9309: a server error means "assume complete disallow"; 4xx means no rules.
-    if (res.status && res.status >= 500) return { isAllowed: () => false, sitemaps: [] };
+    // RFC 9309: a server error means "assume complete disallow" for now; 4xx means no rules.
+    if (res.status && res.status >= 500) {
+      return { isAllowed: () => false, sitemaps: [], unavailable: res.status };
+    }
     return ALLOW_ALL;
   } catch (err) {
     // A refused robots.txt means a refused origin: nothing there may be fetched.
