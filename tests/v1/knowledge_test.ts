@@ -16,8 +16,8 @@ const owner = T.acme.owner.api;
 function seed() {
   const s = standardSeed();
   // A bot whose full-text configuration does not exist: training it always fails.
-  s.workspaces[0]!.chatbots.push(
-    { name: "Broken", public_key: "acme-broken", language: "klingon" } as never,
+  (s.workspaces[0]!.chatbots as unknown[]).push(
+    { name: "Broken", public_key: "acme-broken", language: "klingon" },
   );
   return s;
 }
