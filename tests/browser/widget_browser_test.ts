@@ -13,7 +13,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
 import { type ChatRequestRecord, startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
-import { agentSays, resolve } from "../widget/widget_client.ts";
+import { agentSays, resolve, signJwt } from "../widget/widget_client.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../output/", import.meta.url);
@@ -345,6 +345,28 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       await page.locator(".msg.assistant .bubble", { hasText: "ship worldwide" }).waitFor();
       assertEquals(await page.locator(".msg.visitor .bubble").innerText(), "Do you ship abroad?");
       assertEquals(await page.locator(".chip").count(), 0);
+    });
+
+    await t.step("Parley.identify passes a signed identity the server trusts", async () => {
+      await idle(page);
+      const token = await signJwt({
+        sub: "u_42",
+        name: "Ada Verified",
+        email: "ada@example.com",
+        exp: Math.floor(Date.now() / 1000) + 3600,
+      }, "acme-identity-secret");
+      await page.evaluate((tk) => {
+        (globalThis as unknown as { Parley: { identify(t: string): void } }).Parley.identify(tk);
+      }, token);
+      fake.reply = "Hello Ada.";
+      await input.fill("Who am I?");
+      await input.press("Enter");
+      await page.locator(".msg.assistant .bubble", { hasText: "Hello Ada." }).waitFor();
+      await idle(page);
+      const { conversation } = await stored(page, "acme-midnight");
+      const [row] = await s.deps.sql<{ visitor_name: string; visitor_email: string }[]>`
+        SELECT visitor_name, visitor_email FROM conversations WHERE public_id = ${conversation}`;
+      assertEquals(row, { visitor_name: "Ada Verified", visitor_email: "ada@example.com" });
     });
 
     await t.step(

@@ -8,12 +8,16 @@
 import { WidgetApi } from "./api.ts";
 import { Widget } from "./widget.ts";
 
-/** `host.Parley`: lets the host page open or close the chat from its own buttons. */
+/** `window.Parley`: lets the host page open the chat from its own buttons and pass identity. */
 interface ParleyApi {
   open(): void;
   close(): void;
+  identify(token: string | null): void;
 }
 const host = globalThis as unknown as { Parley?: ParleyApi };
+
+/** Calls made before the configuration arrived, replayed once the widget exists. */
+const early: { open?: boolean; identity?: string | null } = {};
 
 function findScript(): HTMLScriptElement | null {
   const current = document.currentScript;
@@ -28,7 +32,13 @@ async function boot(script: HTMLScriptElement): Promise<void> {
   try {
     const config = await api.config();
     const widget = new Widget(config, api, script.dataset.identity ?? null);
-    host.Parley = { open: () => widget.open(), close: () => widget.close() };
+    if (early.identity !== undefined) widget.identify(early.identity);
+    if (early.open) widget.open(false);
+    host.Parley = {
+      open: () => widget.open(),
+      close: () => widget.close(),
+      identify: (token) => widget.identify(token),
+    };
   } catch (err) {
     console.warn("Parley widget not started:", (err as Error).message);
   }
@@ -36,7 +46,11 @@ async function boot(script: HTMLScriptElement): Promise<void> {
 
 const script = findScript();
 if (script && !host.Parley) {
-  host.Parley = { open() {}, close() {} };
+  host.Parley = {
+    open: () => void (early.open = true),
+    close: () => void (early.open = false),
+    identify: (token) => void (early.identity = token),
+  };
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", () => void boot(script));
   } else void boot(script);

@@ -30,7 +30,7 @@ export class Widget {
   constructor(
     private readonly config: WidgetConfig,
     private readonly api: WidgetApi,
-    private readonly identity: string | null,
+    private identity: string | null,
   ) {
     this.store = new VisitorStore(config.public_key);
     this.visitorId = this.store.visitorId();
@@ -60,6 +60,11 @@ export class Widget {
     }
     if (focus) (v.input.disabled ? v.panel.querySelector("input") ?? v.close : v.input).focus();
     this.heartbeat();
+  }
+
+  /** Sets the signed identity token sent with the next messages (null forgets it). */
+  identify(token: string | null): void {
+    this.identity = token && token.length <= 4000 ? token : null;
   }
 
   close(): void {
