@@ -376,7 +376,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
         await page.goto(`${s.url}/demo?key=acme-forms`);
         const teaser = page.locator(".proactive");
         await teaser.waitFor();
-        assertEquals(await teaser.locator("p").innerText(), "Need a hand?");
+        assertEquals(await teaser.locator("button.teaser").innerText(), "Need a hand?");
         await page.reload();
         await launcher.waitFor();
         await new Promise((r) => setTimeout(r, 400));

@@ -19,9 +19,13 @@ export function renderText(el: HTMLElement, text: string): void {
     let url = m[2] ?? m[3] ?? "";
     let tail = "";
     if (!label) {
-      const trailing = url.match(TRAILING)?.[0] ?? "";
-      url = url.slice(0, url.length - trailing.length);
-      tail = trailing;
+      tail = url.match(TRAILING)?.[0] ?? "";
+      url = url.slice(0, url.length - tail.length);
+      // A closing parenthesis that balances one in the URL belongs to it (Wikipedia links).
+      while (tail.startsWith(")") && count(url, "(") > count(url, ")")) {
+        url += ")";
+        tail = tail.slice(1);
+      }
       label = url;
     }
     const anchor = safeAnchor(url, label);
@@ -34,6 +38,8 @@ export function renderText(el: HTMLElement, text: string): void {
   if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
   el.replaceChildren(...nodes);
 }
+
+const count = (s: string, c: string) => s.split(c).length - 1;
 
 /** An anchor for an http(s) URL, or null for anything else. */
 export function safeAnchor(url: string, label: string): HTMLAnchorElement | null {

@@ -63,7 +63,8 @@ button{font:inherit;cursor:pointer}
 .stars{display:flex;gap:4px}
 .star{border:1px solid var(--pw-border);background:var(--pw-bg);color:var(--pw-muted);border-radius:8px;width:38px;height:34px;font-size:18px}
 .star[aria-pressed=true]{background:var(--pw-primary);color:var(--pw-on-primary);border-color:var(--pw-primary)}
-.proactive{position:absolute;bottom:64px;right:0;width:280px;padding:14px 34px 14px 14px;background:var(--pw-bg);color:var(--pw-fg);border:1px solid var(--pw-border);border-radius:var(--pw-radius);box-shadow:0 8px 30px rgba(0,0,0,.18);cursor:pointer;text-align:left}
+.proactive{position:absolute;bottom:64px;right:0;width:280px;background:var(--pw-bg);border:1px solid var(--pw-border);border-radius:var(--pw-radius);box-shadow:0 8px 30px rgba(0,0,0,.18)}
+.teaser{display:block;width:100%;border:0;background:transparent;color:var(--pw-fg);padding:14px 36px 14px 14px;text-align:left;border-radius:var(--pw-radius);white-space:pre-wrap;overflow-wrap:anywhere}
 .left .proactive{right:auto;left:0}
 .proactive .hbtn{position:absolute;top:4px;right:4px;color:var(--pw-muted)}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

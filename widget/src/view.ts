@@ -23,7 +23,8 @@ export interface View {
   human: HTMLButtonElement;
   newChat: HTMLButtonElement;
   proactive: HTMLDivElement;
-  proactiveText: HTMLParagraphElement;
+  /** The teaser's text, a button that opens the chat. */
+  proactiveOpen: HTMLButtonElement;
   proactiveClose: HTMLButtonElement;
 }
 
@@ -114,12 +115,12 @@ export function mountView(config: WidgetConfig): View {
     h("div", { class: "brand" }, "Powered by Parley"),
   );
 
-  const proactiveText = h("p", {});
+  const proactiveOpen = h("button", { type: "button", class: "teaser" });
   const proactiveClose = hbtn("Dismiss message", ICONS.close);
   const proactive = h(
     "div",
-    { class: "proactive", role: "status", hidden: true, tabindex: "0" },
-    proactiveText,
+    { class: "proactive", role: "status", hidden: true },
+    proactiveOpen,
     proactiveClose,
   );
 
@@ -140,7 +141,7 @@ export function mountView(config: WidgetConfig): View {
     human,
     newChat,
     proactive,
-    proactiveText,
+    proactiveOpen,
     proactiveClose,
   };
 }

@@ -42,9 +42,9 @@ export class Widget {
       agent: b.agent_avatars[0] ?? null,
     });
     this.bind();
-    if (this.store.get("open", "session")) this.open(false);
     scheduleProactive(config.proactive, this.store, () => this.teaser(config.proactive.message));
-    this.heartbeat();
+    if (this.store.get("open", "session")) this.open(false);
+    else void this.heartbeat();
     document.addEventListener("visibilitychange", () => !document.hidden && this.heartbeat());
   }
 
@@ -100,11 +100,10 @@ export class Widget {
     });
     v.human.addEventListener("click", () => void this.requestHuman());
     v.newChat.addEventListener("click", () => void this.newChat());
-    v.proactive.addEventListener("click", () => this.open());
-    v.proactive.addEventListener("keydown", (e) => e.key === "Enter" && this.open());
-    v.proactiveClose.addEventListener("click", (e) => {
-      e.stopPropagation();
+    v.proactiveOpen.addEventListener("click", () => this.open());
+    v.proactiveClose.addEventListener("click", () => {
       v.proactive.hidden = true;
+      v.launcher.focus();
     });
     this.updateButtons();
   }
@@ -112,7 +111,7 @@ export class Widget {
   /** Shows the teaser bubble beside the launcher; false when the chat is open. */
   private teaser(text: string): boolean {
     if (!this.view.panel.hidden) return false;
-    this.view.proactiveText.textContent = text;
+    this.view.proactiveOpen.textContent = text;
     this.view.proactive.hidden = false;
     return true;
   }
@@ -207,6 +206,14 @@ export class Widget {
         onMeta: (m) => {
           this.setConversation(m.conversation_id);
           this.log.remember(m.visitor_message_id);
+          const status = m.status as ConversationState["status"];
+          const handoff = this.state?.conversation_id === m.conversation_id
+            ? this.state.handoff_state
+            : "bot_active";
+          this.applyState(
+            { conversation_id: m.conversation_id, status, handoff_state: handoff },
+            false,
+          );
         },
         onDelta: (d) => live.append(d),
         onDone: (d) => {
