@@ -100,6 +100,19 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
       assertEquals(snap.status, 404);
     });
 
+    await t.step("a bot of a suspended workspace is 404 like an unknown one", async () => {
+      await s.deps.sql`UPDATE workspaces SET suspended = true WHERE slug = 'globex'`;
+      try {
+        const r = await get(`/widget/globex-bot/config`);
+        assertEquals(r.status, 404);
+        const st = await postStream(s.url, "globex-bot", { visitor_id: "v1", message: "Hi" });
+        assertEquals(st.status, 404);
+      } finally {
+        await s.deps.sql`UPDATE workspaces SET suspended = false WHERE slug = 'globex'`;
+      }
+      assertEquals((await get(`/widget/globex-bot/config`)).status, 200);
+    });
+
     await t.step("snapshot returns state and messages with offset timestamps", async () => {
       const visitor = newVisitor();
       const id = await converse(visitor);
@@ -123,6 +136,7 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
         assertEquals(Object.keys(m).sort(), ["at", "content", "id", "role"]);
         assertMatch(m.at, AT_RE);
       }
+      assertEquals(r.headers.get("x-ratelimit-limit"), "60");
       // Without conversation_id: the visitor's latest open conversation.
       const latest = await get(`/widget/${KEY}/conversation?visitor_id=${visitor}`);
       assertEquals(latest.body.conversation_id, id);
@@ -142,6 +156,12 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
         );
         assertEquals(otherBot.status, 404);
         assertEquals(other.body, otherBot.body);
+        const streamOtherBot = await postStream(s.url, "globex-bot", {
+          visitor_id: visitor,
+          message: "Cross-bot",
+          conversation_id: id,
+        });
+        assertEquals(streamOtherBot.status, 404);
         const none = await get(`/widget/${KEY}/conversation?visitor_id=${newVisitor()}`);
         assertEquals(none.status, 404);
       },
@@ -258,6 +278,24 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
         "https://shop.example/",
         "https://shop.example/pricing",
       ]);
+    });
+
+    await t.step("the journey keeps the last 50 pages", async () => {
+      const visitor = newVisitor();
+      for (let i = 1; i <= 52; i++) {
+        const r = await post(`/widget/${KEY}/heartbeat`, {
+          visitor_id: visitor,
+          chat_open: false,
+          page_url: `https://shop.example/p${i}`,
+        });
+        assertEquals(r.status, 200);
+      }
+      const [v] = await s.deps.sql<{ page_views: number; journey: { url: string }[] }[]>`
+        SELECT page_views, journey FROM visitors WHERE visitor_id = ${visitor}`;
+      assertEquals(v!.page_views, 52);
+      assertEquals(v!.journey.length, 50);
+      assertEquals(v!.journey[0]!.url, "https://shop.example/p3");
+      assertEquals(v!.journey.at(-1)!.url, "https://shop.example/p52");
     });
 
     await t.step(
