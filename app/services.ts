@@ -7,7 +7,7 @@ import type { AppDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { resolveAppKey } from "./app_key.ts";
 import { createEventBus } from "./event_bus.ts";
-import { openDatabase } from "../db/client.ts";
+import { type Database, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
@@ -45,12 +45,15 @@ export async function openServices(config: Config, clock: () => Date = () => new
       appKey,
       clock,
     };
-    if (config.seedFile) {
+    await withStartupLock(db, async () => {
+      if (!config.seedFile) return;
       const raw = JSON.parse(await Deno.readTextFile(config.seedFile));
       const report = await applySeed({ sql: db.sql, appKey, now: clock() }, raw);
       log.info("seed applied", { file: config.seedFile, workspaces: report.workspaces.length });
-    }
-    const demo = config.demo ? await ensureDemo({ sql: db.sql, appKey, now: clock() }) : null;
+    });
+    const demo = config.demo
+      ? await withStartupLock(db, () => ensureDemo({ sql: db.sql, appKey, now: clock() }))
+      : null;
     return {
       deps,
       demo,
@@ -62,5 +65,26 @@ export async function openServices(config: Config, clock: () => Date = () => new
   } catch (err) {
     await db.close().catch(() => {});
     throw err;
+  }
+}
+
+const STARTUP_LOCK_ID = 7_241_003;
+
+/**
+ * Seeding runs once at a time across instances sharing one PostgreSQL: two
+ * servers started together would otherwise both insert the same seeded user
+ * and one would die on the unique key. A session lock on a reserved
+ * connection, so the seed's own transactions use the pool meanwhile. The
+ * embedded database belongs to one process (locked in db/embedded.ts).
+ */
+async function withStartupLock<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+  if (db.embedded) return await fn();
+  const conn = await db.sql.reserve();
+  try {
+    await conn`SELECT pg_advisory_lock(${STARTUP_LOCK_ID})`;
+    return await fn();
+  } finally {
+    await conn`SELECT pg_advisory_unlock(${STARTUP_LOCK_ID})`.catch(() => {});
+    conn.release();
   }
 }

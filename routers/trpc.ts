@@ -73,11 +73,22 @@ const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(domainErrors).use(rateLimited);
+/**
+ * A /trpc call without `input` (a client's `.query()` with no argument)
+ * arrives as undefined; procedures without parameters declare `z.object({})`,
+ * so an absent input is read as `{}`, as the REST door always does.
+ */
+const absentInputAsObject = t.middleware(({ getRawInput, next }) =>
+  next({ getRawInput: async () => (await getRawInput()) ?? {} })
+);
+
+const base = t.procedure.use(domainErrors).use(absentInputAsObject);
+
+export const publicProcedure = base.use(rateLimited);
 
 /** Procedures that need a bearer token with `ability`; role permission from meta. */
 export function authedProcedure(ability: Ability) {
-  return t.procedure.use(domainErrors).use(async ({ ctx, meta, next }) => {
+  return base.use(async ({ ctx, meta, next }) => {
     const auth = await authenticate(
       ctx.deps.sql,
       ctx.req.headers.get("authorization"),
