@@ -258,6 +258,43 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       assertEquals(await focused(page), "textarea.");
     });
 
+    await t.step("the pasted snippet works on another origin under a strict CSP", async () => {
+      const snippet = `<script src="${s.url}/widget.js" data-key="acme-midnight" defer></script>`;
+      const csp = `default-src 'none'; script-src ${s.url}; connect-src ${s.url}; style-src 'none'`;
+      const site = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+        () =>
+          new Response(`<!doctype html><title>Shop</title><h1>Shop</h1>${snippet}`, {
+            headers: { "content-type": "text/html", "content-security-policy": csp },
+          }),
+      );
+      const other = await context!.newPage();
+      other.on("pageerror", (e) => pageErrors.push(e.message));
+      const violations: string[] = [];
+      other.on(
+        "console",
+        (m) => /Content.Security.Policy/i.test(m.text()) && violations.push(m.text()),
+      );
+      try {
+        await other.goto(`http://localhost:${site.addr.port}/`);
+        const l = other.locator(".launcher");
+        await l.waitFor();
+        assertEquals(
+          await l.evaluate((el) => getComputedStyle(el).backgroundColor),
+          "rgb(34, 197, 94)",
+        );
+        await l.click();
+        fake.reply = "Cross-origin hello.";
+        await other.locator("textarea").fill("Hi from the shop");
+        await other.locator("textarea").press("Enter");
+        await other.locator(".msg.assistant .bubble", { hasText: "Cross-origin hello." }).waitFor();
+        assertEquals(violations, []);
+      } finally {
+        await other.close();
+        await site.shutdown();
+      }
+    });
+
     await t.step("'talk to a human' puts the conversation in handoff_pending", async () => {
       await page.locator("button[aria-label='Talk to a human']").click();
       await page.getByText("asked a teammate to join").waitFor();
@@ -279,12 +316,41 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       assertEquals(await agent.innerText(), "Hi, Amy here. See https://example.com/help");
       assertEquals(await agent.locator("a").getAttribute("href"), "https://example.com/help");
       await page.getByText("A teammate joined the chat.").waitFor();
+      await page.locator("button[aria-label='Close chat']").click();
+      await agentSays(s.deps, firstConversation, "Are you still there?");
+      await beatNow(page);
+      const badge = page.locator(".launcher .badge");
+      await badge.waitFor();
+      assertEquals(await badge.innerText(), "1");
+      assertEquals(await badge.getAttribute("aria-label"), "1 new message");
+      assertEquals(await page.locator("button.teaser").innerText(), "Are you still there?");
+      await launcher.click();
+      assertOk(await badge.isHidden(), "opening clears the count");
+      await page.locator(".msg.agent .bubble", { hasText: "still there" }).waitFor();
       assertOk(await page.locator("button[aria-label='Talk to a human']").isHidden());
       await beatNow(page);
       await page.reload();
-      await agent.waitFor();
-      assertEquals(await page.locator(".msg.agent").count(), 1);
+      await agent.first().waitFor();
+      assertEquals(await page.locator(".msg.agent").count(), 2);
     });
+
+    await t.step(
+      "while a human owns the chat, no AI reply: the server's note shows once",
+      async () => {
+        const aiCalls = fake.requests.length;
+        const assistants = await page.locator(".msg.assistant").count();
+        const notes = await page.locator(".note").count();
+        for (const text of ["Thanks Amy", "One more thing"]) {
+          await input.fill(text);
+          await input.press("Enter");
+          await page.locator(".msg.visitor .bubble", { hasText: text }).waitFor();
+          await idle(page);
+        }
+        assertEquals(await page.locator(".note").count(), notes + 1);
+        assertEquals(await page.locator(".msg.assistant").count(), assistants);
+        assertEquals(fake.requests.length, aiCalls);
+      },
+    );
 
     await t.step("a closed conversation asks for a rating and stores it", async () => {
       await resolve(s.deps, firstConversation);

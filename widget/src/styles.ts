@@ -14,6 +14,8 @@ button{font:inherit;cursor:pointer}
 .launcher{display:flex;align-items:center;gap:8px;margin-left:auto;border:0;border-radius:999px;padding:12px 18px;background:var(--pw-primary);color:var(--pw-on-primary);box-shadow:0 6px 24px rgba(0,0,0,.2);font-weight:600}
 .left .launcher{margin-left:0}
 .launcher svg{width:22px;height:22px;fill:currentColor}
+.badge{min-width:20px;height:20px;padding:0 6px;border-radius:999px;background:#dc2626;color:#fff;font-size:12px;line-height:20px;text-align:center}
+.badge[hidden]{display:none}
 .launcher.tab{border-radius:8px 8px 0 0;padding:8px 14px}
 .launcher.hidden{display:none}
 .panel{position:absolute;bottom:64px;right:0;width:380px;height:min(640px,calc(100vh - 110px));display:flex;flex-direction:column;background:var(--pw-bg);border:1px solid var(--pw-border);border-radius:var(--pw-radius);box-shadow:0 12px 48px rgba(0,0,0,.22);overflow:hidden}

@@ -13,6 +13,8 @@ import type { WidgetConfig } from "./types.ts";
 export interface View {
   root: HTMLDivElement;
   launcher: HTMLButtonElement;
+  /** Unread agent messages, on the launcher. */
+  badge: HTMLSpanElement;
   panel: HTMLDivElement;
   log: HTMLDivElement;
   chips: HTMLDivElement;
@@ -56,6 +58,8 @@ export function mountView(config: WidgetConfig): View {
     icon(ICONS.chat),
     h("span", {}, b.launcher_text || "Chat"),
   );
+  const badge = h("span", { class: "badge", hidden: true });
+  launcher.append(badge);
 
   const hbtn = (label: string, path: string) => {
     const btn = h("button", { type: "button", class: "hbtn", "aria-label": label, title: label });
@@ -131,6 +135,7 @@ export function mountView(config: WidgetConfig): View {
   return {
     root,
     launcher,
+    badge,
     panel,
     log,
     chips,

@@ -26,6 +26,9 @@ export class Widget {
   private streaming: AbortController | null = null;
   private beatTimer: ReturnType<typeof setTimeout> | undefined;
   private ratingShown = false;
+  private unread = 0;
+  /** Notes the server attached to human-owned turns, each shown once per conversation. */
+  private readonly notes = new Set<string>();
 
   constructor(
     private readonly config: WidgetConfig,
@@ -53,6 +56,7 @@ export class Widget {
     v.panel.hidden = false;
     v.proactive.hidden = true;
     v.launcher.setAttribute("aria-expanded", "true");
+    this.setUnread(0);
     this.store.set("open", "1", "session");
     if (!this.loaded) {
       this.loaded = true;
@@ -119,6 +123,7 @@ export class Widget {
   /** Draws the welcome, then the stored conversation if there is one. */
   private async restore(): Promise<void> {
     this.log.clear();
+    this.notes.clear();
     this.ratingShown = false;
     this.log.add({ id: 0, role: "assistant", content: this.config.welcome_message });
     let messages: ChatMessage[] = [];
@@ -220,7 +225,10 @@ export class Widget {
           if (d.source === "human") {
             live.remove();
             this.log.remember(d.message_id);
-            if (d.note) this.log.note(d.note);
+            if (d.note && !this.notes.has(d.note)) {
+              this.notes.add(d.note);
+              this.log.note(d.note);
+            }
           } else live.finish(d.message_id, d.sources ?? []);
         },
         onError: (e) => live.fail(e.message || "The reply could not be completed."),
@@ -339,6 +347,16 @@ export class Widget {
     if (this.view.panel.hidden) {
       const last = messages[messages.length - 1]!;
       this.teaser(last.content);
+      this.setUnread(this.unread + messages.length);
     }
+  }
+
+  /** The count on the launcher of agent messages that arrived while the chat was closed. */
+  private setUnread(n: number): void {
+    this.unread = n;
+    const badge = this.view.badge;
+    badge.hidden = n === 0;
+    badge.textContent = n > 9 ? "9+" : String(n);
+    badge.setAttribute("aria-label", `${n} new message${n === 1 ? "" : "s"}`);
   }
 }
