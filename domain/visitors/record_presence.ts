@@ -47,6 +47,8 @@ export async function recordVisitorPresence(
     visitorId: report.visitorId,
     pageUrl: row.page_url,
     chatOpen: row.chat_open,
+    // First heartbeat of this visitor: what "visitor arrived" alerts listen for.
+    arrived: row.first_seen_at.getTime() === row.last_seen_at.getTime(),
   }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
   return row;
 }
