@@ -313,6 +313,19 @@ Deno.test("portal analytics and snippet", serverTestOptions, async (t) => {
   });
 });
 
+Deno.test(
+  "the OpenAPI document lists the fourteen portal endpoints",
+  serverTestOptions,
+  async () => {
+    const r = await http(s.url, "GET", "/api/openapi.json");
+    assertEquals(r.status, 200);
+    const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>)
+      .filter(([path]) => path.startsWith("/api/portal/"))
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    assertEquals(ops.length, 14, ops.join(", "));
+  },
+);
+
 Deno.test("stop the resources test server", serverTestOptions, async () => {
   await s.stop();
 });
