@@ -62,10 +62,39 @@ export const streamInput = z.object({
 /** The `code` of a terminal `error` event. */
 export type StreamErrorCode = "provider_unavailable" | "quota_exceeded" | "internal";
 
-class BadBody extends Error {}
+/** Largest body read: the fields' own limits add up to well under this. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+class BadBody extends Error {
+  constructor(message: string, readonly status = 400) {
+    super(message);
+  }
+}
+
+/** The body as text, refusing (413) anything larger than MAX_BODY_BYTES without buffering it. */
+async function readText(req: Request): Promise<string> {
+  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES || !req.body) {
+    if (req.body) throw new BadBody("The request body is too large.", 413);
+    return "";
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw new BadBody("The request body is too large.", 413);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
 
 async function readJson(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
+  const text = await readText(req);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -132,7 +161,7 @@ export async function handleStream(
       }
     }, { headers, onError: onFault });
   } catch (err) {
-    if (err instanceof BadBody) return jsonResponse(400, { message: err.message }, headers);
+    if (err instanceof BadBody) return jsonResponse(err.status, { message: err.message }, headers);
     return errorResponse(toErrorReply(err, onFault), headers);
   }
 }

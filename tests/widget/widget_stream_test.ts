@@ -145,6 +145,13 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
       const notJson = await postStream(s.url, KEY, "{nope");
       assertEquals(notJson.status, 400);
       assertEquals(notJson.json.message, "The request body is not valid JSON.");
+      const huge = await postStream(s.url, KEY, {
+        visitor_id: "v1",
+        message: "Hi",
+        meta: { blob: "x".repeat(70_000) },
+      });
+      assertEquals(huge.status, 413);
+      assertEquals(huge.json.message, "The request body is too large.");
     });
 
     await t.step(
