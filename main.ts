@@ -26,6 +26,7 @@ export async function startServer(env?: Record<string, string | undefined>) {
   let closing: Promise<void> | null = null;
   const shutdown = () =>
     closing ??= (async () => {
+      await handler.drain(); // in-flight requests finish, uploads included
       await server.shutdown(); // stops accepting, lets in-flight requests finish
       await Promise.all(workers.map((w) => w.stop()));
       await services.close();

@@ -16,7 +16,17 @@ import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
-export function createHttpApp(deps: AppDeps): Handler {
+/** The handler, plus the first half of a graceful stop. */
+export type HttpApp = Handler & {
+  /**
+   * Refuse new requests (503) and resolve once those in flight have their
+   * response, or after `timeoutMs`. Call before `server.shutdown()`: Deno's
+   * shutdown cuts request bodies still being uploaded, so the drain comes first.
+   */
+  drain(timeoutMs?: number): Promise<void>;
+};
+
+export function createHttpApp(deps: AppDeps): HttpApp {
   const table = new RestRouteTable(appRouter);
   // Raw routes are tried only under their own first segments (`widget`, …).
   const rawFirst = new Set(rawRoutes.map((r) => r.pattern[0] ?? null));
@@ -80,7 +90,37 @@ export function createHttpApp(deps: AppDeps): Handler {
     return [jsonResponse(404, { message: "Not found." }), "(unmatched)"];
   }
 
-  return async (req, info) => {
+  let inFlight = 0;
+  let draining = false;
+  let idle: (() => void) | null = null;
+
+  const handler = async (req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> => {
+    if (draining) {
+      return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
+    }
+    inFlight++;
+    try {
+      return await handle(req, info);
+    } finally {
+      if (--inFlight === 0 && idle) idle();
+    }
+  };
+
+  const drain = (timeoutMs = 10_000): Promise<void> => {
+    draining = true;
+    if (inFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  };
+
+  return Object.assign(handler, { drain });
+
+  async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     const started = performance.now();
     const [path, search] = splitUrl(req.url);
     const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
@@ -104,7 +144,7 @@ export function createHttpApp(deps: AppDeps): Handler {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
     return res;
-  };
+  }
 }
 
 /** The first segment of an absolute path: `widget` for `/widget/k/stream`. */
