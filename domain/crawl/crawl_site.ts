@@ -9,6 +9,7 @@ import { extractPage } from "./extract_page.ts";
 import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
 import { type FetchLimits, isHtml, safeFetch, USER_AGENT } from "./safe_fetch.ts";
 import { parseSitemap } from "./sitemap.ts";
+import { sha256Hex } from "../auth/secrets.ts";
 
 export interface CrawlOptions extends FetchLimits {
   maxPages: number;
@@ -122,7 +123,11 @@ export async function crawlSite(
     first = false;
     if (outcome.kind === "skipped") {
       if (wasFirst) {
-        throw new CrawlRefused(`The start page ${item.url} could not be used: ${outcome.reason}.`);
+        const message = `The start page ${item.url} could not be used: ${outcome.reason}.`;
+        // A busy or failing server may recover: retried. Anything else will not change.
+        const transient = outcome.status !== undefined &&
+          (outcome.status >= 500 || outcome.status === 429 || outcome.status === 408);
+        throw transient ? new Error(message) : new CrawlRefused(message);
       }
       summary.skipped.push({ url: outcome.url, reason: outcome.reason });
       return;
@@ -147,11 +152,12 @@ export async function crawlSite(
     if (!page.nofollow && item.depth < opts.maxDepth) {
       for (const link of page.links) await accept(link, item.depth + 1);
     }
-    if (page.noindex || page.text === "" || hashes.has(page.text)) {
+    const digest = await sha256Hex(page.text);
+    if (page.noindex || page.text === "" || hashes.has(digest)) {
       summary.skipped.push({ url: outcome.url, reason: page.noindex ? "noindex" : "no new text" });
       return;
     }
-    hashes.add(page.text);
+    hashes.add(digest);
     await hooks.onPage({
       url: outcome.url,
       title: page.title || finalUrl.pathname,

@@ -16,7 +16,7 @@ import {
 import { sha256Hex } from "../auth/secrets.ts";
 import { trainSource } from "../knowledge/train_source.ts";
 import { addressPolicy } from "./address_policy.ts";
-import { crawlSite } from "./crawl_site.ts";
+import { CrawlRefused, crawlSite } from "./crawl_site.ts";
 
 const PAGE_MAX_BYTES = 2_000_000;
 const FETCH_TIMEOUT_MS = 15_000;
@@ -81,8 +81,9 @@ export async function indexUrlSource(
   found = Math.max(found, summary.found);
   await progress(true);
   if (kept.length === 0) {
+    // The crawl itself completed: another attempt would find the same pages.
     const why = summary.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join("; ");
-    throw new Error(`No page of the site could be indexed${why ? ` (${why})` : ""}.`);
+    throw new CrawlRefused(`No page of the site had text to index${why ? ` (${why})` : ""}.`);
   }
   return await deps.sql.begin(async (tx) => {
     await deletePagesExcept(tx, wid, source.id, kept);

@@ -61,7 +61,9 @@ const site = startLocalSite((origin) => ({
     "/about#team",
     "https://elsewhere.invalid/external",
     "/missing",
+    "/huge",
   ]),
+  "/huge": page("Huge", ["An oversized page about walruses. ".repeat(70_000)]),
   "/about": page("About", ["Widgetco builds zebra-striped widgets since 1999."], ["/"]),
   "/orphan": page("Orphan", ["Only the sitemap knows the quokka pricing page."]),
   "/docs/one": page("Docs one", ["Depth one explains installation."], ["/docs/two"]),
@@ -131,6 +133,10 @@ Deno.test("crawling a website", serverTestOptions, async (t) => {
     assertOk(!(await pages()).some((p) => p.path === "/manual.bin"));
   });
 
+  await t.step("an oversized page is not indexed", async () => {
+    assertOk(!(await pages()).some((p) => p.path === "/huge"));
+  });
+
   await t.step("a page loop visits each page once", () => {
     assertEquals(site.hitsOf("/loop-a"), 1);
     assertEquals(site.hitsOf("/loop-b"), 1);
@@ -174,6 +180,21 @@ Deno.test("crawling a website", serverTestOptions, async (t) => {
     const types = (r.body.data as { type: string }[]).map((x) => x.type);
     assertOk(!types.includes("page"));
   });
+
+  await t.step(
+    "a start page that is missing or not HTML fails the source with the reason",
+    async () => {
+      for (const [path, reason] of [["/missing", /404/], ["/manual.bin", /not a page/]] as const) {
+        const r = await http(s.url, "POST", base, {
+          token: owner,
+          body: { type: "url", source_url: `${site.url}${path}` },
+        });
+        const done = await waitSettled(s.url, r.body.data.id);
+        assertEquals(done.status, "failed");
+        assertOk(reason.test(done.error ?? ""), done.error ?? "");
+      }
+    },
+  );
 
   await t.step("deleting the url source removes its pages and all their chunks", async () => {
     const r = await http(s.url, "DELETE", `${base}/${id}`, { token: owner });
