@@ -45,7 +45,12 @@ export class Widget {
       agent: b.agent_avatars[0] ?? null,
     });
     this.bind();
-    scheduleProactive(config.proactive, this.store, () => this.teaser(config.proactive.message));
+    // A proactive invitation is for visitors who have not started talking yet.
+    scheduleProactive(
+      config.proactive,
+      this.store,
+      () => !this.conversationId && this.teaser(config.proactive.message),
+    );
     if (this.store.get("open", "session")) this.open(false);
     else void this.heartbeat();
     document.addEventListener("visibilitychange", () => !document.hidden && this.heartbeat());
@@ -63,7 +68,7 @@ export class Widget {
       void this.restore();
     }
     if (focus) (v.input.disabled ? v.panel.querySelector("input") ?? v.close : v.input).focus();
-    this.heartbeat();
+    void this.heartbeat();
   }
 
   /** Sets the signed identity token sent with the next messages (null forgets it). */
