@@ -4,9 +4,13 @@ import { portalProcedure } from "../trpc.ts";
 import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
 import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
+import { providerInfo } from "../../domain/ai/providers.ts";
 
-// Any string reaches the domain, which answers 422 for an unknown code (not 404).
-const provider = z.string().max(64);
+// An unknown code is a 422 on `provider` (not a 404), reported with any body errors.
+const provider = z.string().refine(
+  (code) => providerInfo(code) !== null,
+  "The selected provider is invalid.",
+);
 
 export const listKeys = portalProcedure
   .meta({ openapi: { method: "GET", path: "/api/portal/keys", tags: ["portal"] } })

@@ -199,6 +199,8 @@ Deno.test("portal provider keys", serverTestOptions, async (t) => {
     const p = await put("/api/portal/keys/provider_9", { api_key: "abc" });
     assertEquals(p.status, 422);
     assertOk(p.body.errors.provider);
+    const both = await put("/api/portal/keys/provider_0", {});
+    assertEquals(Object.keys(both.body.errors).sort(), ["api_key", "provider"]);
     const d = await http(s.url, "DELETE", "/api/portal/keys/openai", { token: owner });
     assertEquals(d.status, 422);
     assertOk(d.body.errors.provider);
