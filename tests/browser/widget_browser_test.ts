@@ -47,6 +47,18 @@ function browserSeed() {
       },
     },
   );
+  const proactive = (key: string, p: Record<string, unknown>) => ({
+    name: key,
+    public_key: key,
+    branding: {
+      proactive: { enabled: true, message: `Hello from ${key}`, frequency: "always", ...p },
+    },
+  });
+  (seed.workspaces[1]!.chatbots as unknown[]).push(
+    proactive("pro-scroll", { delay: 0, scroll: 60 }),
+    proactive("pro-exit", { delay: 3600, exit_intent: true }),
+    proactive("pro-url", { delay: 0, url_contains: "pricing" }),
+  );
   return seed;
 }
 
@@ -464,6 +476,35 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
         assertEquals(row, { visitor_name: "Pat Visitor", visitor_email: "pat@example.com" });
       },
     );
+
+    await t.step("proactive conditions: scroll depth, exit intent, URL match", async () => {
+      const teaser = page.locator(".proactive");
+      const settle = () => new Promise((r) => setTimeout(r, 300));
+
+      await page.goto(`${s.url}/demo?key=pro-scroll`);
+      await launcher.waitFor();
+      await settle();
+      assertOk(await teaser.isHidden(), "not before scrolling 60 %");
+      await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+      await teaser.waitFor();
+
+      await page.goto(`${s.url}/demo?key=pro-exit`);
+      await launcher.waitFor();
+      await settle();
+      assertOk(await teaser.isHidden(), "not before the delay");
+      await page.evaluate(() =>
+        document.dispatchEvent(new MouseEvent("mouseout", { clientX: 300, clientY: 0 }))
+      );
+      await teaser.waitFor();
+
+      await page.goto(`${s.url}/demo?key=pro-url`);
+      await launcher.waitFor();
+      await settle();
+      assertOk(await teaser.isHidden(), "not on a page without 'pricing' in its URL");
+      await page.goto(`${s.url}/demo?key=pro-url&from=pricing`);
+      await teaser.waitFor();
+      assertEquals(await page.locator("button.teaser").innerText(), "Hello from pro-url");
+    });
 
     await t.step("on a phone-sized screen the open chat fills the screen", async () => {
       const phone = await browser.newContext({
