@@ -1,0 +1,230 @@
+/**
+ * The admin CLI and its domain actions, on the same storage the server then
+ * opens: what the CLI creates, the server honours.
+ */
+import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
+import { http } from "../helpers/http.ts";
+import { serverTestOptions } from "../helpers/test_server.ts";
+import { runAdmin } from "../../cli/admin.ts";
+import { openAdmin } from "../../cli/open_admin.ts";
+import { createWorkspace } from "../../domain/admin/create_workspace.ts";
+import { createUser } from "../../domain/admin/create_user.ts";
+import { createToken, MAX_ACTIVE_TOKENS } from "../../domain/admin/create_token.ts";
+import { revokeToken } from "../../domain/admin/revoke_token.ts";
+import { createChatbot } from "../../domain/admin/create_chatbot.ts";
+import { createTag } from "../../domain/admin/create_tag.ts";
+import { createCanned } from "../../domain/admin/create_canned.ts";
+import { setUserSuspended } from "../../domain/admin/set_user_suspended.ts";
+import { setWorkspaceSuspended } from "../../domain/admin/set_workspace_suspended.ts";
+import { applySeedFile } from "../../domain/admin/apply_seed_file.ts";
+import { Conflict, Invalid, NotFound } from "../../domain/errors.ts";
+import { createStorage, serverEnv, startOn } from "./server_with_deps.ts";
+
+async function rejects(fn: () => Promise<unknown>, kind: new (...a: never[]) => Error) {
+  try {
+    await fn();
+  } catch (err) {
+    assertOk(err instanceof kind, `expected ${kind.name}, got ${err}`);
+    return err as Error;
+  }
+  throw new Error(`expected ${kind.name}, nothing thrown`);
+}
+
+/** Run the CLI in process; returns exit code and what it printed. */
+async function cli(argv: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const { log, error } = console;
+  console.log = (s: string) => out.push(s);
+  console.error = (s: string) => err.push(s);
+  try {
+    const code = await runAdmin(argv, env);
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+}
+
+Deno.test("admin CLI: one object at a time, seen by the server", serverTestOptions, async (t) => {
+  const storage = await createStorage();
+  const env = serverEnv(storage);
+  let cliToken = "";
+  let spareTokenId = 0;
+  try {
+    const admin = await openAdmin(env);
+    const deps = admin.deps;
+    try {
+      await t.step("workspace:create, and a taken slug is a Conflict", async () => {
+        const ws = await createWorkspace(deps, {
+          name: "Initech",
+          slug: "initech",
+          plan: "free",
+          portalEnabled: true,
+        });
+        assertEquals([ws.slug, ws.plan, ws.portal_enabled], ["initech", "free", true]);
+        await rejects(
+          () =>
+            createWorkspace(deps, {
+              name: "X",
+              slug: "initech",
+              plan: "free",
+              portalEnabled: false,
+            }),
+          Conflict,
+        );
+        const bad = await rejects(
+          () =>
+            createWorkspace(deps, {
+              name: "X",
+              slug: "Bad Slug",
+              plan: "free",
+              portalEnabled: false,
+            }),
+          Invalid,
+        ) as Invalid;
+        assertEquals(Object.keys(bad.errors), ["slug"]);
+      });
+
+      await t.step("user:create generates a password when none is given", async () => {
+        const u = await createUser(deps, {
+          workspace: "initech",
+          name: "Peter",
+          email: "Peter@Initech.test",
+          role: "owner",
+        });
+        assertEquals([u.email, u.role], ["peter@initech.test", "owner"]);
+        assertMatch(u.password ?? "", /^[A-Za-z0-9_-]{16}$/);
+        await rejects(
+          () =>
+            createUser(deps, { workspace: "initech", name: "P", email: u.email, role: "agent" }),
+          Conflict,
+        );
+        await rejects(
+          () =>
+            createUser(deps, { workspace: "nowhere", name: "P", email: "x@y.z", role: "agent" }),
+          NotFound,
+        );
+        const role = await rejects(
+          () => createUser(deps, { workspace: "initech", name: "P", email: "a@b.c", role: "boss" }),
+          Invalid,
+        ) as Invalid;
+        assertEquals(Object.keys(role.errors), ["role"]);
+      });
+
+      await t.step("token:create allows 20 active settings tokens per account", async () => {
+        const issued = [];
+        for (let i = 0; i < MAX_ACTIVE_TOKENS; i++) {
+          issued.push(await createToken(deps, { email: "peter@initech.test", name: `t${i}` }));
+        }
+        assertEquals(issued[0]!.ability, "api");
+        const over = await rejects(
+          () => createToken(deps, { email: "peter@initech.test", name: "one too many" }),
+          Invalid,
+        );
+        assertMatch(over.message, /already has 20 active api tokens/);
+        // Another ability has its own allowance; a revoked token frees a slot.
+        await createToken(deps, { email: "peter@initech.test", name: "p", ability: "portal" });
+        await revokeToken(deps, { id: issued[0]!.id });
+        spareTokenId = issued[1]!.id;
+        await createToken(deps, { email: "peter@initech.test", name: "after revoke" });
+        await rejects(() => revokeToken(deps, { id: 999_999 }), NotFound);
+      });
+
+      await t.step("chatbot:create, tag:create, canned:create", async () => {
+        const bot = await createChatbot(deps, {
+          workspace: "initech",
+          name: "TPS Bot",
+          publicKey: "tps-bot",
+        });
+        assertEquals([bot.public_key, bot.is_active, bot.provider], [
+          "tps-bot",
+          true,
+          "provider_1",
+        ]);
+        await rejects(
+          () => createChatbot(deps, { workspace: "initech", name: "Again", publicKey: "tps-bot" }),
+          Conflict,
+        );
+        const generated = await createChatbot(deps, { workspace: "initech", name: "Second" });
+        assertMatch(generated.public_key, /^bot_[A-Za-z0-9]+$/);
+        const tag = await createTag(deps, { workspace: "initech", name: "tps", color: "#123456" });
+        const again = await createTag(deps, {
+          workspace: "initech",
+          name: "tps",
+          color: "#654321",
+        });
+        assertEquals([again.id, again.color], [tag.id, "#654321"]);
+        const canned = await createCanned(deps, {
+          workspace: "initech",
+          title: "Cover sheet",
+          body: "Did you get the memo?",
+          owner: "peter@initech.test",
+        });
+        assertEquals(canned.owner, "peter@initech.test");
+      });
+
+      await t.step("seed:apply twice reports the same workspaces", async () => {
+        const file = `${storage.dataDir}/cli-seed.json`;
+        await Deno.writeTextFile(
+          file,
+          JSON.stringify({
+            workspaces: [{ name: "Seeded", slug: "seeded", tags: [{ name: "a" }] }],
+          }),
+        );
+        const first = await applySeedFile(deps, file);
+        const second = await applySeedFile(deps, file);
+        assertEquals(second, first);
+        await rejects(() => applySeedFile(deps, `${storage.dataDir}/missing.json`), Invalid);
+      });
+    } finally {
+      await admin.close();
+    }
+
+    await t.step("the CLI prints JSON, and errors on stderr with exit code 1", async () => {
+      const full = await cli(["token:create", "--email", "peter@initech.test", "--name", "x"], env);
+      assertEquals(full.code, 1);
+      assertMatch(JSON.parse(full.err).error, /already has 20 active api tokens/);
+      const revoked = await cli(["token:revoke", "--id", String(spareTokenId)], env);
+      assertEquals([revoked.code, JSON.parse(revoked.out).revoked], [0, true]);
+      const ok = await cli(
+        ["token:create", "--email", "peter@initech.test", "--name", "from the cli"],
+        env,
+      );
+      assertEquals(ok.code, 0, ok.err);
+      const printed = JSON.parse(ok.out);
+      assertEquals([printed.name, printed.ability], ["from the cli", "api"]);
+      cliToken = printed.token;
+
+      const missing = await cli(["workspace:create", "--slug", "x"], env);
+      assertEquals(missing.code, 1);
+      assertEquals(JSON.parse(missing.err).errors, { name: ["The --name option is required."] });
+      const unknown = await cli(["workspace:explode"], env);
+      assertEquals(unknown.code, 1);
+      assertMatch(JSON.parse(unknown.err).error, /Unknown command/);
+      const help = await cli(["help"], env);
+      assertEquals(help.code, 0);
+      assertMatch(help.out, /token:revoke/);
+    });
+
+    await t.step("the server honours what the CLI wrote, suspension included", async () => {
+      const s = await startOn(storage);
+      try {
+        const me = await http(s.url, "GET", "/api/v1/me", { token: cliToken });
+        assertEquals([me.status, me.body.company.slug], [200, "initech"]);
+        const adminDeps = { sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() };
+        await setUserSuspended(adminDeps, { email: "peter@initech.test", suspended: true });
+        assertEquals((await http(s.url, "GET", "/api/v1/me", { token: cliToken })).status, 403);
+        await setUserSuspended(adminDeps, { email: "peter@initech.test", suspended: false });
+        await setWorkspaceSuspended(adminDeps, { slug: "initech", suspended: true });
+        assertEquals((await http(s.url, "GET", "/api/v1/me", { token: cliToken })).status, 403);
+        await setWorkspaceSuspended(adminDeps, { slug: "initech", suspended: false });
+        assertEquals((await http(s.url, "GET", "/api/v1/me", { token: cliToken })).status, 200);
+      } finally {
+        await s.stop();
+      }
+    });
+  } finally {
+    await storage.drop();
+  }
+});
