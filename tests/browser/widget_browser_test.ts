@@ -425,27 +425,41 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       assertEquals(await page.locator(".chip").count(), 0);
     });
 
-    await t.step("Parley.identify passes a signed identity the server trusts", async () => {
-      await idle(page);
-      const token = await signJwt({
-        sub: "u_42",
-        name: "Ada Verified",
-        email: "ada@example.com",
-        exp: Math.floor(Date.now() / 1000) + 3600,
-      }, "acme-identity-secret");
-      await page.evaluate((tk) => {
-        (globalThis as unknown as { Parley: { identify(t: string): void } }).Parley.identify(tk);
-      }, token);
-      fake.reply = "Hello Ada.";
-      await input.fill("Who am I?");
-      await input.press("Enter");
-      await page.locator(".msg.assistant .bubble", { hasText: "Hello Ada." }).waitFor();
-      await idle(page);
-      const { conversation } = await stored(page, "acme-midnight");
-      const [row] = await s.deps.sql<{ visitor_name: string; visitor_email: string }[]>`
+    await t.step(
+      "Parley.identify: a bad token is refused before streaming, a signed one is trusted",
+      async () => {
+        await idle(page);
+        const token = await signJwt({
+          sub: "u_42",
+          name: "Ada Verified",
+          email: "ada@example.com",
+          exp: Math.floor(Date.now() / 1000) + 3600,
+        }, "acme-identity-secret");
+        const identify = (tk: string) =>
+          page.evaluate((t) => {
+            (globalThis as unknown as { Parley: { identify(t: string): void } }).Parley.identify(t);
+          }, tk);
+        const visitorBubbles = await page.locator(".msg.visitor").count();
+        const notes = await page.locator(".note").count();
+        await identify("not.a.token");
+        await input.fill("Who am I?");
+        await input.press("Enter");
+        await waitUntil(async () => (await page.locator(".note").count()) > notes, "the refusal");
+        assertOk((await page.locator(".note").last().innerText()).length > 0);
+        assertEquals(await input.inputValue(), "Who am I?", "the refused text is given back");
+        assertEquals(await page.locator(".msg.visitor").count(), visitorBubbles);
+        await idle(page);
+        await identify(token);
+        fake.reply = "Hello Ada.";
+        await input.press("Enter");
+        await page.locator(".msg.assistant .bubble", { hasText: "Hello Ada." }).waitFor();
+        await idle(page);
+        const { conversation } = await stored(page, "acme-midnight");
+        const [row] = await s.deps.sql<{ visitor_name: string; visitor_email: string }[]>`
         SELECT visitor_name, visitor_email FROM conversations WHERE public_id = ${conversation}`;
-      assertEquals(row, { visitor_name: "Ada Verified", visitor_email: "ada@example.com" });
-    });
+        assertEquals(row, { visitor_name: "Ada Verified", visitor_email: "ada@example.com" });
+      },
+    );
 
     await t.step(
       "proactive message once per session; pre-chat details reach the server",
