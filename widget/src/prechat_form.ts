@@ -5,7 +5,37 @@
  * keyboard and with screen readers without extra code.
  */
 import { h } from "./dom.ts";
+import type { VisitorStore } from "./storage.ts";
 import type { PrechatField, VisitorDetails } from "./types.ts";
+import type { View } from "./view.ts";
+
+/** The visitor's pre-chat answers for this bot, if given. */
+export function storedDetails(store: VisitorStore): VisitorDetails | undefined {
+  const raw = store.get("details");
+  try {
+    return raw ? JSON.parse(raw) as VisitorDetails : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The form, with the composer disabled until it is sent; answers are stored for later turns. */
+export function prechatGate(
+  fields: PrechatField[],
+  store: VisitorStore,
+  view: View,
+): HTMLFormElement {
+  view.input.disabled = true;
+  view.send.disabled = true;
+  const form = prechatForm(fields, (details) => {
+    store.set("details", JSON.stringify(details));
+    form.remove();
+    view.input.disabled = false;
+    view.send.disabled = false;
+    view.input.focus();
+  });
+  return form;
+}
 
 export function prechatForm(
   fields: PrechatField[],

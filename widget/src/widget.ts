@@ -8,11 +8,12 @@
 import { ApiError, WidgetApi } from "./api.ts";
 import { h } from "./dom.ts";
 import { MessageLog } from "./message_log.ts";
-import { prechatForm } from "./prechat_form.ts";
+import { Presence } from "./presence.ts";
+import { prechatGate, storedDetails } from "./prechat_form.ts";
 import { scheduleProactive } from "./proactive.ts";
 import { ratingCard } from "./rating_card.ts";
 import { VisitorStore } from "./storage.ts";
-import type { ChatMessage, ConversationState, VisitorDetails, WidgetConfig } from "./types.ts";
+import type { ChatMessage, ConversationState, HeartbeatReply, WidgetConfig } from "./types.ts";
 import { mountView, type View } from "./view.ts";
 
 export class Widget {
@@ -24,7 +25,7 @@ export class Widget {
   private state: ConversationState | null = null;
   private loaded = false;
   private streaming: AbortController | null = null;
-  private beatTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly presence: Presence;
   private ratingShown = false;
   private unread = 0;
   /** Notes the server attached to human-owned turns, each shown once per conversation. */
@@ -51,9 +52,13 @@ export class Widget {
       this.store,
       () => !this.conversationId && this.teaser(config.proactive.message),
     );
+    this.presence = new Presence(api, config.realtime.heartbeat_seconds, () => ({
+      visitorId: this.visitorId,
+      conversationId: this.conversationId,
+      chatOpen: !this.view.panel.hidden,
+    }), (reply) => this.onHeartbeat(reply));
     if (this.store.get("open", "session")) this.open(false);
-    else void this.heartbeat();
-    document.addEventListener("visibilitychange", () => !document.hidden && this.heartbeat());
+    else void this.presence.beat();
   }
 
   open(focus = true): void {
@@ -68,7 +73,7 @@ export class Widget {
       void this.restore();
     }
     if (focus) (v.input.disabled ? v.panel.querySelector("input") ?? v.close : v.input).focus();
-    void this.heartbeat();
+    void this.presence.beat();
   }
 
   /** Sets the signed identity token sent with the next messages (null forgets it). */
@@ -145,7 +150,10 @@ export class Widget {
     }
     const started = messages.some((m) => m.role === "visitor");
     this.renderChips(!started);
-    if (!started && this.needsPrechat()) this.showPrechat();
+    const prechat = this.config.prechat;
+    if (!started && prechat.enabled && !storedDetails(this.store)) {
+      this.log.card(prechatGate(prechat.fields, this.store, this.view));
+    }
   }
 
   private renderChips(show: boolean): void {
@@ -158,34 +166,6 @@ export class Widget {
       }),
     );
     this.view.chips.hidden = chips.length === 0;
-  }
-
-  private needsPrechat(): boolean {
-    return this.config.prechat.enabled && this.config.prechat.fields.length > 0 &&
-      !this.store.get("details");
-  }
-
-  private showPrechat(): void {
-    const v = this.view;
-    v.input.disabled = true;
-    v.send.disabled = true;
-    const form = prechatForm(this.config.prechat.fields, (details) => {
-      this.store.set("details", JSON.stringify(details));
-      form.remove();
-      v.input.disabled = false;
-      v.send.disabled = false;
-      v.input.focus();
-    });
-    this.log.card(form);
-  }
-
-  private details(): VisitorDetails | undefined {
-    const raw = this.store.get("details");
-    try {
-      return raw ? JSON.parse(raw) as VisitorDetails : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   private sendFromInput(): void {
@@ -211,7 +191,11 @@ export class Widget {
         message: text,
         ...(this.conversationId ? { conversation_id: this.conversationId } : {}),
         ...(this.identity ? { identity: this.identity } : {}),
-        meta: { page_url: location.href, page_title: document.title, visitor: this.details() },
+        meta: {
+          page_url: location.href,
+          page_title: document.title,
+          visitor: storedDetails(this.store),
+        },
       }, {
         onMeta: (m) => {
           this.setConversation(m.conversation_id);
@@ -319,31 +303,15 @@ export class Widget {
     v.newChat.hidden = !this.conversationId;
   }
 
-  /** Presence and delivery: page, open state, and agent messages sent meanwhile. */
-  private async heartbeat(): Promise<void> {
-    clearTimeout(this.beatTimer);
-    let next = this.config.realtime.heartbeat_seconds || 15;
-    try {
-      const reply = await this.api.heartbeat({
-        visitor_id: this.visitorId,
-        ...(this.conversationId ? { conversation_id: this.conversationId } : {}),
-        page_url: location.href.slice(0, 2048),
-        page_title: document.title.slice(0, 300),
-        referrer: document.referrer.slice(0, 2048),
-        chat_open: !this.view.panel.hidden,
-        locale: navigator.language,
-        timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-      });
-      next = reply.poll_seconds || next;
-      const c = reply.conversation;
-      if (c && (!this.conversationId || c.conversation_id === this.conversationId)) {
-        if (!this.conversationId) this.setConversation(c.conversation_id);
-        if (this.loaded) this.applyState(c, true);
-        else this.state = c;
-      }
-      this.deliver(reply.messages ?? []);
-    } catch { /* presence is best effort; try again on the next beat */ }
-    this.beatTimer = setTimeout(() => void this.heartbeat(), next * 1000);
+  /** A heartbeat's answer: adopt a conversation an agent started, follow its state, deliver. */
+  private onHeartbeat(reply: HeartbeatReply): void {
+    const c = reply.conversation;
+    if (c && (!this.conversationId || c.conversation_id === this.conversationId)) {
+      if (!this.conversationId) this.setConversation(c.conversation_id);
+      if (this.loaded) this.applyState(c, true);
+      else this.state = c;
+    }
+    this.deliver(reply.messages ?? []);
   }
 
   private deliver(messages: ChatMessage[]): void {
