@@ -121,3 +121,11 @@ export async function releaseJob(sql: Executor, id: number, workerId: string): P
 export async function deleteJobByKey(sql: Executor, dedupeKey: string): Promise<void> {
   await sql`DELETE FROM jobs WHERE dedupe_key = ${dedupeKey}`;
 }
+
+/** Forget finished jobs older than `days`: the queue table stays small. */
+export async function purgeDoneJobs(sql: Executor, days: number): Promise<number> {
+  const rows = await sql`
+    DELETE FROM jobs WHERE status = 'done' AND updated_at < now() - make_interval(days => ${days})
+    RETURNING id`;
+  return rows.length;
+}

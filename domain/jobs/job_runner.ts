@@ -15,10 +15,14 @@ import {
   extendLease,
   failJob,
   type JobRow,
+  purgeDoneJobs,
   releaseJob,
   retryJob,
 } from "../../db/jobs.ts";
 import { JOBS_CHANNEL } from "./job_queue.ts";
+
+/** Finished jobs are kept this long (for inspection), then purged hourly. */
+const DONE_JOBS_KEPT_DAYS = 7;
 
 /** A failure that another attempt cannot fix (refused address, unusable input). */
 export class PermanentJobError extends Error {}
@@ -71,6 +75,7 @@ export function startJobRunner(
         .then((held) => held || abort.abort(new Error("lease lost")))
         .catch(() => {});
     }, (lease * 1000) / 3);
+    const started = performance.now();
     try {
       await handler.run(deps, job.payload, {
         signal: abort.signal,
@@ -78,6 +83,12 @@ export function startJobRunner(
         maxAttempts: job.max_attempts,
       });
       await completeJob(deps.sql, job.id, workerId);
+      deps.log.info("job done", {
+        kind: job.kind,
+        id: job.id,
+        attempt: job.attempts,
+        duration_ms: Math.round(performance.now() - started),
+      });
     } catch (err) {
       if (abort.signal.aborted) {
         // Shutting down: hand the job back. Lease lost: another worker owns it now.
@@ -136,6 +147,9 @@ export function startJobRunner(
     return { name: opts.name, stop: () => Promise.resolve() };
   }
   const timer = setInterval(() => void fill(), opts.pollMs ?? 1000);
+  const purger = setInterval(() => {
+    purgeDoneJobs(deps.sql, DONE_JOBS_KEPT_DAYS).catch(() => {});
+  }, 3_600_000);
   let unsubscribe: (() => Promise<void>) | null = null;
   deps.kv.subscribe(JOBS_CHANNEL, () => void fill()).then((u) => {
     if (stopping) void u();
@@ -147,6 +161,7 @@ export function startJobRunner(
     async stop() {
       stopping = true;
       clearInterval(timer);
+      clearInterval(purger);
       await unsubscribe?.();
       while (claiming) await new Promise((r) => setTimeout(r, 10));
       for (const r of running.values()) r.abort.abort(new Error("shutting down"));
