@@ -20,7 +20,8 @@ export async function readSse(
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+    // Normalise line ends; a lone CR at the end may be the first half of a CRLF split across reads.
+    buffer = (buffer + decoder.decode(value, { stream: true })).replace(/\r\n|\r(?!$)/g, "\n");
     let cut = buffer.indexOf("\n\n");
     while (cut >= 0) {
       const block = buffer.slice(0, cut);
@@ -30,7 +31,7 @@ export async function readSse(
       cut = buffer.indexOf("\n\n");
     }
   }
-  const last = parseBlock(buffer);
+  const last = parseBlock(buffer.replace(/\r$/, ""));
   if (last) onEvent(last);
 }
 
