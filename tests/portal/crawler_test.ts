@@ -224,6 +224,25 @@ Deno.test("private addresses are refused when not allowed", serverTestOptions, a
     },
   });
   try {
+    await t.step("a private or local address is refused at creation", async () => {
+      for (
+        const url of [
+          "http://169.254.169.254/latest/meta-data",
+          "http://localhost:8080/",
+          "http://[::1]/",
+          "http://10.0.0.8/",
+          `http://127.0.0.1:${secret.port}/`,
+        ]
+      ) {
+        const r = await http(strict.url, "POST", base, {
+          token: owner,
+          body: { type: "url", source_url: url },
+        });
+        assertEquals(r.status, 422, url);
+        assertOk(r.body.errors.source_url, url);
+      }
+    });
+
     await t.step("a redirect to a private address during the crawl is not followed", async () => {
       const r = await http(strict.url, "POST", base, {
         token: owner,
