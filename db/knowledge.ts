@@ -165,31 +165,43 @@ export interface ChunkHit {
   score: number;
 }
 
+/** The lexemes of a question under a bot's text-search configuration (stop words dropped). */
+export async function questionLexemes(
+  sql: Executor,
+  language: string,
+  text: string,
+): Promise<string[]> {
+  const [row] = await sql<{ lex: string[] }[]>`
+    SELECT tsvector_to_array(to_tsvector(${language}::regconfig, ${text})) AS lex`;
+  return row?.lex ?? [];
+}
+
 /**
- * Full-text candidates: any of the question's lexemes may match (an OR query,
- * since visitors ask in sentences), ranked by cover density with the title
- * weighted. Uses the GIN index on tsv.
+ * Full-text matches of one tsquery (given as text of quoted lexemes), ranked
+ * by cover density with titles weighted. At most `candidates` matching rows
+ * are ranked, which bounds the cost on a large knowledge base whatever the
+ * question; callers ask the selective query first (see retrieve_chunks.ts).
  */
 export async function searchChunksFullText(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
-  query: { text: string; language: string; limit: number },
+  query: { tsquery: string; limit: number; candidates: number; excludeIds?: number[] },
 ): Promise<ChunkHit[]> {
+  const exclude = query.excludeIds?.length ? query.excludeIds : [0];
   return await sql<ChunkHit[]>`
-    WITH q AS (
-      SELECT NULLIF(array_to_string(ARRAY(
-               SELECT quote_literal(l)
-                 FROM unnest(tsvector_to_array(to_tsvector(${query.language}::regconfig,
-                                                           ${query.text}))) AS l), ' | '),
-             '')::tsquery AS tsq)
-    SELECT k.id, k.source_id, k.title, k.url, k.content,
-           ts_rank_cd(k.tsv, q.tsq)::float8 AS score,
-           (SELECT s.title FROM knowledge_sources s WHERE s.id = k.source_id) AS source_title
-      FROM knowledge_chunks k, q
-     WHERE q.tsq IS NOT NULL AND k.tsv @@ q.tsq
-       AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-     ORDER BY score DESC, k.id
+    WITH q AS (SELECT ${query.tsquery}::tsquery AS tsq),
+    cand AS MATERIALIZED (
+      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
+        FROM knowledge_chunks k, q
+       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+         AND k.id <> ALL(${sql.array(exclude)}::bigint[])
+       LIMIT ${query.candidates})
+    SELECT c.id, c.source_id, c.title, c.url, c.content,
+           ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
+           (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
+      FROM cand c, q
+     ORDER BY score DESC, c.id
      LIMIT ${query.limit}`;
 }
 

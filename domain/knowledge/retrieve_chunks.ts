@@ -7,7 +7,12 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
-import { type ChunkHit, searchChunksFullText, searchChunksVector } from "../../db/knowledge.ts";
+import {
+  type ChunkHit,
+  questionLexemes,
+  searchChunksFullText,
+  searchChunksVector,
+} from "../../db/knowledge.ts";
 import { embedTexts } from "../ai/embed_texts.ts";
 import type { ProviderClient } from "../ai/provider_client.ts";
 
@@ -26,6 +31,10 @@ export interface RetrievedChunk {
 
 const RRF_K = 60;
 const CANDIDATES = 20;
+/** Matches ranked per full-text tier (bounds the cost on large knowledge bases). */
+const TIER_CANDIDATES = 100;
+/** Question words considered; more add little and multiply the pairs. */
+const MAX_LEXEMES = 8;
 /** Below this cosine similarity a chunk is treated as unrelated. */
 export const MIN_SIMILARITY = 0.35;
 
@@ -42,14 +51,52 @@ export async function retrieveChunks(
 ): Promise<RetrievedChunk[]> {
   const limit = input.limit ?? 6;
   const [text, vector] = await Promise.all([
-    searchChunksFullText(deps.sql, input.workspaceId, input.bot.id, {
-      text: input.query,
-      language: input.bot.language,
-      limit: CANDIDATES,
-    }),
+    fullTextCandidates(deps, input, limit),
     vectorCandidates(deps, input),
   ]);
   return fuse([text, vector]).slice(0, limit);
+}
+
+/**
+ * Full-text in tiers, most selective first: chunks holding every word of the
+ * question, then any two of its words, then any one. Each tier ranks at most
+ * TIER_CANDIDATES matches, so a common word cannot make a question rank a
+ * whole 100,000-chunk knowledge base; a weaker tier runs only while fewer
+ * than `enough` chunks were found.
+ */
+async function fullTextCandidates(
+  deps: RetrieveDeps,
+  input: { workspaceId: number; bot: Pick<ChatbotRow, "id" | "language">; query: string },
+  enough: number,
+): Promise<ChunkHit[]> {
+  const lexemes = [...new Set(await questionLexemes(deps.sql, input.bot.language, input.query))]
+    .slice(0, MAX_LEXEMES);
+  if (lexemes.length === 0) return [];
+  const quoted = lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`);
+  const tiers = [quoted.join(" & ")];
+  if (quoted.length > 2) tiers.push(pairs(quoted).join(" | "));
+  if (quoted.length > 1) tiers.push(quoted.join(" | "));
+  const hits: ChunkHit[] = [];
+  for (const tsquery of tiers) {
+    const found = await searchChunksFullText(deps.sql, input.workspaceId, input.bot.id, {
+      tsquery,
+      limit: CANDIDATES - hits.length,
+      candidates: TIER_CANDIDATES,
+      excludeIds: hits.map((h) => h.id),
+    });
+    hits.push(...found);
+    // Enough strong matches: weaker tiers would only add noise (and cost).
+    if (hits.length >= enough) break;
+  }
+  return hits;
+}
+
+function pairs(terms: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    for (let j = i + 1; j < terms.length; j++) out.push(`(${terms[i]} & ${terms[j]})`);
+  }
+  return out;
 }
 
 async function vectorCandidates(
