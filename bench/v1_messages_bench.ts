@@ -46,7 +46,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
-export async function run(): Promise<string> {
+async function measure(): Promise<string> {
   const fake = startFakeAi({ reply: "We ship worldwide within 5 business days." });
   const s = await startTestServer({
     seed: unlimitedSeed(),
@@ -97,7 +97,7 @@ export async function run(): Promise<string> {
     const db = s.deps.db.embedded ? "embedded PGlite (pgvector on)" : "PostgreSQL (no pgvector)";
     const f1 = (n: number) => n.toFixed(1);
     return [
-      "### v1 messages: throughput and added latency",
+      `### v1 messages on ${s.deps.db.embedded ? "embedded PGlite" : "PostgreSQL"}`,
       "",
       `Database: ${db}; stub provider with zero latency; ${CONCURRENCY} concurrent loops for ` +
       `${SECONDS} s each, same server, same run.`,
@@ -117,6 +117,39 @@ export async function run(): Promise<string> {
     await s.stop();
     await fake.close();
   }
+}
+
+/** The real PostgreSQL to measure on: BENCH_DATABASE_URL, DATABASE_URL, or the local default when it answers. */
+async function realPostgresUrl(): Promise<string | null> {
+  const given = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL");
+  if (given) return given;
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: 5432 });
+    conn.close();
+    return "postgres://postgres@127.0.0.1:5432/postgres";
+  } catch {
+    return null;
+  }
+}
+
+/** Run `fn` with DATABASE_URL set to `url` (null: embedded), restoring it after. */
+async function withDatabase<T>(url: string | null, fn: () => Promise<T>): Promise<T> {
+  const before = Deno.env.get("DATABASE_URL");
+  if (url) Deno.env.set("DATABASE_URL", url);
+  else Deno.env.delete("DATABASE_URL");
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) Deno.env.delete("DATABASE_URL");
+    else Deno.env.set("DATABASE_URL", before);
+  }
+}
+
+export async function run(): Promise<string> {
+  const sections = [await withDatabase(null, measure)];
+  const real = await realPostgresUrl();
+  if (real) sections.push(await withDatabase(real, measure));
+  return sections.join("\n\n");
 }
 
 if (import.meta.main) console.log(await run());
