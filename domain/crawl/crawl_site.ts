@@ -109,9 +109,18 @@ export async function crawlSite(
   let first = true;
 
   const visit = async (item: { url: string; depth: number }) => {
+    const wasStart = first;
+    // Redirects stay on the site (the start page may move, e.g. to www.) and within robots.txt.
+    const permitRedirect = async (target: URL) => {
+      if (!wasStart && !sites.has(siteKey(target))) return "redirected off the site";
+      // A refused address must surface as such, not as robots.txt failing to load.
+      await assertAddressAllowed(target, opts.policy, opts.resolve);
+      const rules = await robotsFor(target);
+      return rules.isAllowed(target.pathname + target.search) ? null : "disallowed by robots.txt";
+    };
     let outcome;
     try {
-      outcome = await safeFetch(item.url, opts, isHtml);
+      outcome = await safeFetch(item.url, { ...opts, permitRedirect }, isHtml);
     } catch (err) {
       if (first) throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
       if (opts.signal?.aborted) throw err;

@@ -14,6 +14,8 @@ export interface FetchLimits {
   timeoutMs: number;
   signal?: AbortSignal;
   resolve?: Resolver;
+  /** Asked before following a redirect: a reason to stop there, or null to go on. */
+  permitRedirect?: (url: URL) => Promise<string | null>;
 }
 
 export type FetchOutcome =
@@ -40,6 +42,8 @@ export async function safeFetch(
       await res.body?.cancel();
       url = new URL(res.headers.get("location")!, url);
       url.hash = "";
+      const stop = await limits.permitRedirect?.(url);
+      if (stop) return { kind: "skipped", url: url.href, reason: stop };
       continue;
     }
     if (!res.ok) {

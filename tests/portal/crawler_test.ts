@@ -62,7 +62,10 @@ const site = startLocalSite((origin) => ({
     "https://elsewhere.invalid/external",
     "/missing",
     "/huge",
+    "/sneaky",
   ]),
+  "/sneaky": { status: 302, location: "/private/hidden" },
+  "/private/hidden": page("Hidden", ["Reached only by a redirect into a disallowed path."]),
   "/huge": page("Huge", ["An oversized page about walruses. ".repeat(70_000)]),
   "/about": page("About", ["Widgetco builds zebra-striped widgets since 1999."], ["/"]),
   "/orphan": page("Orphan", ["Only the sitemap knows the quokka pricing page."]),
@@ -126,6 +129,9 @@ Deno.test("crawling a website", serverTestOptions, async (t) => {
   await t.step("robots.txt is honoured", () => {
     assertEquals(site.hitsOf("/robots.txt"), 1);
     assertEquals(site.hitsOf("/private/secret"), 0);
+    // A redirect into a disallowed path is not followed either.
+    assertEquals(site.hitsOf("/sneaky"), 1);
+    assertEquals(site.hitsOf("/private/hidden"), 0);
   });
 
   await t.step("a binary file is fetched at most once and never indexed", async () => {
