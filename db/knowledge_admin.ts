@@ -69,6 +69,7 @@ export async function upsertPage(
   return row!;
 }
 
+/** Crawl progress; the chunk count follows the pages indexed so far. */
 export async function setCrawlProgress(
   sql: Executor,
   workspaceId: number,
@@ -77,8 +78,24 @@ export async function setCrawlProgress(
 ): Promise<void> {
   await sql`
     UPDATE knowledge_sources SET pages_found = ${progress.pagesFound},
-           pages_indexed = ${progress.pagesIndexed}, updated_at = now()
+           pages_indexed = ${progress.pagesIndexed}, updated_at = now(),
+           chunk_count = (SELECT COALESCE(sum(chunk_count), 0)::int FROM knowledge_sources
+                           WHERE workspace_id = ${workspaceId} AND parent_id = ${id}
+                             AND status = 'ready')
      WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}
+
+/**
+ * Recount a url source from its ready pages without changing its status, so a
+ * source that failed part-way shows what was indexed (and stays searchable).
+ */
+export async function recountPages(sql: Executor, workspaceId: number, id: number): Promise<void> {
+  await sql`
+    UPDATE knowledge_sources s SET chunk_count = t.chunks, pages_indexed = t.pages
+      FROM (SELECT COALESCE(sum(chunk_count), 0)::int AS chunks, count(*)::int AS pages
+              FROM knowledge_sources
+             WHERE workspace_id = ${workspaceId} AND parent_id = ${id} AND status = 'ready') t
+     WHERE s.workspace_id = ${workspaceId} AND s.id = ${id} AND s.type = 'url'`;
 }
 
 /** Pages of a url source not seen by the latest crawl are dropped with their chunks. */

@@ -6,7 +6,7 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import { findSource } from "../../db/knowledge.ts";
-import { setSourceState, sourceLanguage } from "../../db/knowledge_admin.ts";
+import { recountPages, setSourceState, sourceLanguage } from "../../db/knowledge_admin.ts";
 import { CrawlRefused } from "../crawl/crawl_site.ts";
 import { indexUrlSource, SourceGone } from "../crawl/index_url_source.ts";
 import { trainSource } from "../knowledge/train_source.ts";
@@ -50,6 +50,7 @@ export const indexSourceJob: JobHandler = {
   },
   async onGiveUp(deps: AppDeps, raw, reason) {
     const { workspaceId, sourceId } = payloadOf(raw);
+    await recountPages(deps.sql, workspaceId, sourceId);
     await setSourceState(deps.sql, workspaceId, sourceId, "failed", reason);
   },
 };
