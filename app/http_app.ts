@@ -94,18 +94,6 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   let draining = false;
   let idle: (() => void) | null = null;
 
-  const handler = async (req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> => {
-    if (draining) {
-      return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
-    }
-    inFlight++;
-    try {
-      return await handle(req, info);
-    } finally {
-      if (--inFlight === 0 && idle) idle();
-    }
-  };
-
   const drain = (timeoutMs = 10_000): Promise<void> => {
     draining = true;
     if (inFlight === 0) return Promise.resolve();
@@ -118,9 +106,21 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     });
   };
 
-  return Object.assign(handler, { drain });
+  return Object.assign(handle, { drain });
 
   async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
+    if (draining) {
+      return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
+    }
+    inFlight++;
+    try {
+      return await respond(req, info);
+    } finally {
+      if (--inFlight === 0 && idle) idle();
+    }
+  }
+
+  async function respond(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     const started = performance.now();
     const [path, search] = splitUrl(req.url);
     const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";

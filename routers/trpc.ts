@@ -13,6 +13,7 @@ import { DomainError, Forbidden } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
 import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
+import { skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
 export type Meta = OpenApiMeta<{
   /** Role permission required beyond the token's ability. */
@@ -64,22 +65,28 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
-  const spec = meta?.rateLimit;
-  if (spec) {
-    const subject = spec.by === "user" && ctx.auth ? `u${ctx.auth.user.id}` : ctx.ip;
-    await enforceRateLimit(ctx.deps.kv, spec, subject, ctx.response.headers);
-  }
-  return next();
-});
+const rateLimited = skipOnRestDoor(
+  t.middleware(async ({ ctx, meta, next }) => {
+    const spec = meta?.rateLimit;
+    if (spec) {
+      const subject = spec.by === "user" && ctx.auth ? `u${ctx.auth.user.id}` : ctx.ip;
+      await enforceRateLimit(ctx.deps.kv, spec, subject, ctx.response.headers);
+    }
+    return next();
+  }),
+  (meta) => !meta?.rateLimit,
+);
 
 /**
  * A /trpc call without `input` (a client's `.query()` with no argument)
  * arrives as undefined; procedures without parameters declare `z.object({})`,
  * so an absent input is read as `{}`, as the REST door always does.
  */
-const absentInputAsObject = t.middleware(({ getRawInput, next }) =>
-  next({ getRawInput: async () => (await getRawInput()) ?? {} })
+const absentInputAsObject = skipOnRestDoor(
+  t.middleware(({ getRawInput, next }) =>
+    next({ getRawInput: async () => (await getRawInput()) ?? {} })
+  ),
+  () => true, // the REST door always passes an object
 );
 
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);

@@ -32,7 +32,27 @@ interface NextOpts {
 }
 
 type MiddlewareResult = { ok: true; data: unknown } | { ok: false; error: unknown };
-type Middleware = ((opts: MiddlewareOpts) => Promise<MiddlewareResult>) & { _type?: string };
+type Middleware = ((opts: MiddlewareOpts) => Promise<MiddlewareResult>) & {
+  _type?: string;
+  [SKIP_ON_REST]?: (meta: Meta | undefined) => boolean;
+};
+
+const SKIP_ON_REST = Symbol("skipOnRestDoor");
+
+/**
+ * Mark a middleware the REST door may leave out of a procedure's chain when
+ * `unneeded(meta)` holds (a rate-limit step on a route without a limit, an
+ * input default the door never needs). It still runs on the /trpc door.
+ */
+export function skipOnRestDoor<T extends { _middlewares: unknown[] }>(
+  builder: T,
+  unneeded: (meta: Meta | undefined) => boolean,
+): T {
+  for (const fn of builder._middlewares) {
+    (fn as Middleware)[SKIP_ON_REST] = unneeded;
+  }
+  return builder;
+}
 
 /** The parts of a zod schema we call; anything else keeps tRPC's own step. */
 interface SafeParser {
@@ -117,7 +137,8 @@ export function compileProcedure(name: string, def: ProcedureDef): CompiledProce
   let inputIndex = 0;
   // tRPC's "errors" step only shapes the /trpc envelope; REST errors are
   // mapped by the door from the same error objects, so it is left out here.
-  const middlewares = def.middlewares.filter((m) => m._type !== "errors").map((m): Middleware => {
+  const needed = (m: Middleware) => m._type !== "errors" && !m[SKIP_ON_REST]?.(def.meta);
+  const middlewares = def.middlewares.filter(needed).map((m): Middleware => {
     if (m._type === "input" && swapInputs) {
       return inputStep(def.inputs[inputIndex++] as SafeParser, m);
     }

@@ -162,7 +162,8 @@ export async function handleRest(
 ): Promise<Response> {
   const { route, params } = match;
   try {
-    const body = await readBody(ctx.req);
+    const method = ctx.req.method;
+    const body = method === "GET" || method === "HEAD" ? null : await readBody(ctx.req);
     const input = { ...queryObject(search), ...body, ...params };
     const output = await invokeProcedure(route.proc, ctx, input);
     const status = ctx.response.status ?? 200;
