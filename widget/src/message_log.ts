@@ -33,11 +33,13 @@ export class MessageLog {
   }
 
   /** Adds a stored message unless it is already on screen. */
-  add(m: Pick<ChatMessage, "id" | "role" | "content">): HTMLElement | null {
+  add(m: Pick<ChatMessage, "id" | "role" | "content"> & { at?: string }): HTMLElement | null {
     if (m.id > 0 && this.shown.has(m.id)) return null;
     if (m.id > 0) this.shown.add(m.id);
     const { row, bubble } = this.row(m.role);
     renderText(bubble, m.content);
+    const at = m.at ? new Date(m.at) : null;
+    if (at && !isNaN(at.getTime())) bubble.title = at.toLocaleString();
     return row;
   }
 
