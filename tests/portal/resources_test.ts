@@ -72,6 +72,15 @@ Deno.test("portal chatbots", serverTestOptions, async (t) => {
     assertEquals(full.is_active, true);
   });
 
+  await t.step("concurrent updates of different branding fields both survive", async () => {
+    await Promise.all([
+      put("/api/portal/chatbots/acme-helper", { name: "Acme Helper", launcher_text: "Talk" }),
+      put("/api/portal/chatbots/acme-helper", { name: "Acme Helper", position: "left" }),
+    ]);
+    const b = (await get("/api/portal/chatbots/acme-helper")).body.data.branding;
+    assertEquals([b.launcher_text, b.position, b.primary_color], ["Talk", "left", "#123456"]);
+  });
+
   await t.step("an update writes every field sent and returns the reduced branding", async () => {
     const r = await put("/api/portal/chatbots/acme-sleeper", {
       name: "Sleeper Renamed",
