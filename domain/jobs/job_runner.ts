@@ -154,7 +154,7 @@ export function startJobRunner(
   deps.kv.subscribe(JOBS_CHANNEL, () => void fill()).then((u) => {
     if (stopping) void u();
     else unsubscribe = u;
-  });
+  }).catch((err) => deps.log.warn("job wake-ups unavailable; polling only", describeError(err)));
   void fill();
   return {
     name: opts.name,
