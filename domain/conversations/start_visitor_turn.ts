@@ -50,10 +50,13 @@ export async function startVisitorTurn(
   input: VisitorTurnInput,
 ): Promise<VisitorTurn> {
   const now = deps.clock();
+  let changed = input.conversationId === undefined;
   const result = await deps.sql.begin(async (tx) => {
     let conversation = await openConversation(tx, input, now);
     await takeMessageQuota(tx, input.workspaceId, now);
+    const before = conversation.status;
     conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
+    changed ||= conversation.status !== before;
     const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
       role: "visitor",
@@ -70,6 +73,14 @@ export async function startVisitorTurn(
     messageId: result.visitorMessage.id,
     role: "visitor",
   }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  if (changed) {
+    await deps.bus.emit({
+      type: "conversation.changed",
+      workspaceId: input.workspaceId,
+      conversationId: result.conversation.public_id,
+      status: result.conversation.status,
+    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  }
   return { ...result, aiShouldAnswer, note: aiShouldAnswer ? null : HUMAN_OWNS_NOTE };
 }
 
