@@ -4,7 +4,9 @@
  * Both servers run in their own subprocess; the load comes from `wrk` when it
  * is installed (one thread, 50 connections), else from a Deno fetch loop in a
  * third subprocess. Runs alternate bare, door, bare, door and keep the best
- * of each, because a 2-core machine shared with the load generator is noisy.
+ * of each, because a 2-core machine shared with the load generator is noisy;
+ * the servers' own CPU time per request (from /proc) gives a second ratio
+ * that other load on the machine barely moves.
  * The door is measured as shipped: embedded database, JSON request log on
  * (to /dev/null), the real `GET /api/status` procedure with zod input and
  * output parsing.
@@ -48,6 +50,34 @@ async function hasWrk(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far; null off Linux. */
+async function cpuSeconds(pid: number): Promise<number | null> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+interface Run {
+  rps: number;
+  /** Server CPU per request in µs: stable even when the machine is shared. */
+  cpuUs: number | null;
+}
+
+/** One load run against `url`, with the server's CPU per request. */
+async function measure(url: string, pid: number, seconds: number, useWrk: boolean): Promise<Run> {
+  const before = await cpuSeconds(pid);
+  const rps = await load(url, seconds, useWrk);
+  const after = await cpuSeconds(pid);
+  const cpuUs = before === null || after === null
+    ? null
+    : ((after - before) * 1e6) / (rps * seconds);
+  return { rps, cpuUs };
 }
 
 /** Requests per second from one load run against `url`. */
@@ -112,16 +142,25 @@ export async function run(): Promise<string> {
     // Warm both (JIT, connection setup) before anything is recorded.
     await load(bareUrl, 2, useWrk);
     await load(doorUrl, 2, useWrk);
-    const bareRuns: number[] = [];
-    const doorRuns: number[] = [];
+    const bareRuns: Run[] = [];
+    const doorRuns: Run[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      bareRuns.push(await load(bareUrl, SECONDS, useWrk));
-      doorRuns.push(await load(doorUrl, SECONDS, useWrk));
+      bareRuns.push(await measure(bareUrl, bare.pid, SECONDS, useWrk));
+      doorRuns.push(await measure(doorUrl, door.pid, SECONDS, useWrk));
     }
-    const bestBare = Math.max(...bareRuns);
-    const bestDoor = Math.max(...doorRuns);
+    const bestBare = Math.max(...bareRuns.map((r) => r.rps));
+    const bestDoor = Math.max(...doorRuns.map((r) => r.rps));
     const ratio = bestDoor / bestBare;
+    const median = (runs: Run[]) => {
+      const v = runs.map((r) => r.cpuUs).filter((x): x is number => x !== null).sort((a, b) =>
+        a - b
+      );
+      return v.length ? v[Math.floor(v.length / 2)]! : null;
+    };
+    const bareCpu = median(bareRuns);
+    const doorCpu = median(doorRuns);
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+    const us = (n: number | null) => (n === null ? "n/a" : n.toFixed(1));
     const tool = useWrk
       ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s`
       : `Deno fetch loop, ${CONNECTIONS} concurrent requests, ${SECONDS} s`;
@@ -130,16 +169,21 @@ export async function run(): Promise<string> {
       "",
       `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs after a 2 s warm-up each.`,
       "",
-      "| Server | Path | req/s (runs) | best |",
-      "|---|---|---|---|",
-      `| bare \`Deno.serve\` | \`/api/status\` (static JSON) | ${bareRuns.map(fmt).join(", ")} | ${
-        fmt(bestBare)
-      } |`,
+      "| Server | Path | req/s (runs) | best req/s | server CPU µs/request (median) |",
+      "|---|---|---|---|---|",
+      `| bare \`Deno.serve\` | \`/api/status\` (static JSON) | ${
+        bareRuns.map((r) => fmt(r.rps)).join(", ")
+      } | ${fmt(bestBare)} | ${us(bareCpu)} |`,
       `| Parley REST door | \`GET /api/status\` (procedure, zod in/out, JSON log) | ${
-        doorRuns.map(fmt).join(", ")
-      } | ${fmt(bestDoor)} |`,
+        doorRuns.map((r) => fmt(r.rps)).join(", ")
+      } | ${fmt(bestDoor)} | ${us(doorCpu)} |`,
       "",
-      `**Ratio: ${(ratio * 100).toFixed(1)}%** of bare \`Deno.serve\` (goal ≥ 50%).`,
+      `**Throughput ratio (best/best): ${(ratio * 100).toFixed(1)}%** of bare \`Deno.serve\` ` +
+      "(goal ≥ 50%)." +
+      (bareCpu !== null && doorCpu !== null
+        ? ` **CPU-cost ratio: ${(bareCpu / doorCpu * 100).toFixed(1)}%**: bare's server CPU per ` +
+          "request over the door's, the capacity ratio on an idle core, robust to other load."
+        : ""),
     ].join("\n");
   } finally {
     await stop(bare);
