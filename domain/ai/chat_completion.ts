@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import { callProvider } from "./call_provider.ts";
+import { ProviderUnavailable } from "../errors.ts";
 import { estimateTokens } from "./token_budget.ts";
 
 export interface ChatMessage {
@@ -24,7 +25,12 @@ export interface ChatOptions {
   signal?: AbortSignal;
   maxTokens?: number;
   temperature?: number;
+  /** Streaming: give up when no chunk arrives for this long. */
+  idleTimeoutMs?: number;
 }
+
+const STALLED_MESSAGE =
+  "The AI provider stopped answering mid-reply. Check the provider key configured for the workspace.";
 
 export async function completeChat(
   client: OpenAI,
@@ -71,30 +77,56 @@ async function streamed(
   opts: ChatOptions,
   markEmitted: () => void,
 ): Promise<ChatResult> {
-  const stream = await client.chat.completions.create({
-    model,
-    messages,
-    max_tokens: opts.maxTokens,
-    temperature: opts.temperature,
-    stream: true,
-    stream_options: { include_usage: true },
-  }, { signal: opts.signal });
-  let content = "";
-  let tokensIn = 0;
-  let tokensOut = 0;
-  for await (const chunk of stream) {
-    const delta = chunk.choices[0]?.delta?.content;
-    if (delta) {
-      content += delta;
-      markEmitted();
-      opts.onDelta!(delta);
+  // The SDK's timeout covers the wait for the response, not a stream that
+  // stalls halfway: an idle timer aborts it, and the caller's abort is forwarded.
+  const ac = new AbortController();
+  const forward = () => ac.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", forward, { once: true });
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (!opts.idleTimeoutMs) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      ac.abort();
+    }, opts.idleTimeoutMs);
+  };
+  try {
+    const stream = await client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: opts.maxTokens,
+      temperature: opts.temperature,
+      stream: true,
+      stream_options: { include_usage: true },
+    }, { signal: ac.signal });
+    let content = "";
+    let tokensIn = 0;
+    let tokensOut = 0;
+    arm();
+    for await (const chunk of stream) {
+      arm();
+      const delta = chunk.choices[0]?.delta?.content;
+      if (delta) {
+        content += delta;
+        markEmitted();
+        opts.onDelta!(delta);
+      }
+      if (chunk.usage) {
+        tokensIn = chunk.usage.prompt_tokens;
+        tokensOut = chunk.usage.completion_tokens;
+      }
     }
-    if (chunk.usage) {
-      tokensIn = chunk.usage.prompt_tokens;
-      tokensOut = chunk.usage.completion_tokens;
-    }
+    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE);
+    // The SDK's stream ends quietly on abort: a cut-off answer must not pass as complete.
+    opts.signal?.throwIfAborted();
+    return { content, tokensIn, tokensOut };
+  } catch (err) {
+    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", forward);
   }
-  // The SDK's stream ends quietly on abort: a cut-off answer must not pass as complete.
-  opts.signal?.throwIfAborted();
-  return { content, tokensIn, tokensOut };
 }

@@ -56,6 +56,7 @@ export async function generateReply(
     onDelta: opts.onDelta,
     signal: opts.signal,
     maxTokens: BUDGET.reply,
+    idleTimeoutMs: provider.timeoutMs,
   });
   const sources = distinctSources(used);
   const now = deps.clock();

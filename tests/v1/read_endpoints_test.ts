@@ -46,6 +46,11 @@ Deno.test("v1 read endpoints", serverTestOptions, async (t) => {
         assertEquals(typeof ws.body.message, "string");
         assertEquals((await get("/api/v1/chatbots", T.suspendedWorkspace.owner.api)).status, 403);
         assertEquals((await get("/api/v1/me", T.acme.suspendedUser)).status, 403);
+        for (const path of [LIST, `/api/v1/conversations/${crypto.randomUUID()}`]) {
+          assertEquals((await http(s.url, "GET", path)).status, 401, path);
+          assertEquals((await get(path, T.suspendedWorkspace.owner.api)).status, 403, path);
+          assertEquals((await get(path, T.acme.owner.agent)).status, 403, path);
+        }
       },
     );
 

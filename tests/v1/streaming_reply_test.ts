@@ -17,7 +17,10 @@ import { ProviderUnavailable } from "../../domain/errors.ts";
 
 Deno.test("streamed replies", serverTestOptions, async (t) => {
   const fake = startFakeAi({ reply: "Returns are accepted within 30 days of delivery." });
-  const s = await startTestServer({ seed: standardSeed(), env: { AI_BASE_URL: fake.baseUrl } });
+  const s = await startTestServer({
+    seed: standardSeed(),
+    env: { AI_BASE_URL: fake.baseUrl, AI_TIMEOUT_MS: "1500" },
+  });
   const bot = (await findActiveChatbotByPublicKey(s.deps.sql, "acme-helper"))!;
   const turn = (content: string) =>
     startVisitorTurn(s.deps, {
@@ -65,6 +68,32 @@ Deno.test("streamed replies", serverTestOptions, async (t) => {
       const msgs = await listMessages(s.deps.sql, bot.workspace_id, conversation.id);
       assertEquals(msgs.map((m) => m.role), ["visitor"]);
     });
+
+    await t.step(
+      "a stream that stalls mid-reply is given up after AI_TIMEOUT_MS: 502",
+      async () => {
+        fake.chunkDelayMs = 4000;
+        const { conversation, visitorMessage } = await turn("Returns, anyone?");
+        const t0 = performance.now();
+        const deltas: string[] = [];
+        await assert_.rejects(
+          () =>
+            generateReply(s.deps, {
+              workspaceId: bot.workspace_id,
+              bot,
+              conversation,
+              visitorMessage,
+            }, { onDelta: (d) => deltas.push(d) }),
+          ProviderUnavailable,
+        );
+        fake.chunkDelayMs = 0;
+        const elapsed = performance.now() - t0;
+        assertOk(elapsed >= 1400 && elapsed < 3500, `gave up after ${Math.round(elapsed)} ms`);
+        assertEquals(deltas.length, 1);
+        const msgs = await listMessages(s.deps.sql, bot.workspace_id, conversation.id);
+        assertEquals(msgs.map((m) => m.role), ["visitor"]);
+      },
+    );
 
     await t.step("an abort stops the provider stream and stores no reply", async () => {
       fake.chunkDelayMs = 50;
