@@ -18,6 +18,8 @@ export interface KnowledgeSourceRow {
   chunk_count: number;
   pages_found: number;
   pages_indexed: number;
+  /** Its chunks carry embeddings (migration 0004). */
+  embedded?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -81,12 +83,13 @@ export async function setSourceStatus(
   workspaceId: number,
   id: number,
   status: string,
-  fields: { chunkCount?: number; error?: string | null } = {},
+  fields: { chunkCount?: number; error?: string | null; embedded?: boolean } = {},
 ): Promise<void> {
   await sql`
     UPDATE knowledge_sources
        SET status = ${status}, updated_at = now(),
            chunk_count = COALESCE(${fields.chunkCount ?? null}, chunk_count),
+           embedded = COALESCE(${fields.embedded ?? null}, embedded),
            error = ${fields.error ?? null}
      WHERE workspace_id = ${workspaceId} AND id = ${id}`;
 }
@@ -239,4 +242,17 @@ export async function sourceBotProvider(
     SELECT b.provider FROM knowledge_sources s JOIN chatbots b ON b.id = s.chatbot_id
      WHERE s.workspace_id = ${workspaceId} AND s.id = ${sourceId}`;
   return row?.provider ?? null;
+}
+
+/** Whether any ready source of the bot has embedded chunks (the vector leg is worth a call). */
+export async function botHasEmbeddings(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM knowledge_sources
+                    WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
+                      AND embedded AND status = 'ready') AS ok`;
+  return row?.ok ?? false;
 }

@@ -8,6 +8,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import {
+  botHasEmbeddings,
   type ChunkHit,
   questionLexemes,
   searchChunksFullText,
@@ -110,6 +111,7 @@ async function vectorCandidates(
 ): Promise<ChunkHit[]> {
   const model = input.provider?.info.embeddingModel;
   if (!deps.db.vector || !input.provider || !model) return [];
+  if (!await botHasEmbeddings(deps.sql, input.workspaceId, input.bot.id)) return [];
   try {
     const [embedding] = await embedTexts(input.provider.client, model, [input.query]);
     if (!embedding) return [];

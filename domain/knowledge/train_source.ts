@@ -47,7 +47,10 @@ export async function trainSource(
         language,
         withVectors,
       }, chunks);
-      await setSourceStatus(tx, workspaceId, source.id, "ready", { chunkCount: chunks.length });
+      await setSourceStatus(tx, workspaceId, source.id, "ready", {
+        chunkCount: chunks.length,
+        embedded: withVectors,
+      });
     });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -35,6 +35,15 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
       .knowledge_sources;
   try {
     let warrantyId = 0;
+    await t.step("a bot without embedded knowledge does not embed the question", async () => {
+      const r = await http(s.url, "POST", "/api/v1/chatbots/acme-helper/messages", {
+        token: owner,
+        body: { message: "Shipping times?", visitor_id: "k-0" },
+      });
+      assertEquals(r.status, 200, r.text);
+      assertEquals(fake.embeddingRequests, 0);
+    });
+
     await t.step(
       "a text document is trained in the request: 201, ready, true chunk count",
       async () => {
@@ -110,6 +119,7 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
     await t.step(
       "the trained knowledge relevant to a question reaches the prompt, the rest does not",
       async () => {
+        const embedsBefore = fake.embeddingRequests;
         const r = await http(s.url, "POST", "/api/v1/chatbots/acme-helper/messages", {
           token: owner,
           body: { message: "Blender warranty duration?", visitor_id: "k-1" },
@@ -117,6 +127,13 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
         assertEquals(r.status, 200, r.text);
         const system = fake.requests.at(-1)!.messages[0]!.content;
         assertMatch(system, /seven year warranty/);
+        if (s.deps.db.vector) {
+          assertEquals(
+            fake.embeddingRequests - embedsBefore,
+            1,
+            "hybrid: the question was embedded",
+          );
+        }
         assertMatch(system, /Product care — Warranty/);
         assertOk(!system.includes("Iceland"), "unrelated Q&A in prompt");
         assertOk(!system.includes("Express shipping"), "unrelated document in prompt");
