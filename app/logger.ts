@@ -16,21 +16,14 @@ export interface Logger {
 const encoder = new TextEncoder();
 const FLUSH_BYTES = 64 * 1024;
 const FLUSH_EVERY_MS = 25;
-let pending: string[] = [];
-let pendingBytes = 0;
+// Lines are encoded straight into one reused byte buffer: holding them as
+// strings until the flush kept them alive past the young generation, and the
+// promotions cost more than the formatting (docs/BENCHMARKS.md).
+const out = new Uint8Array(FLUSH_BYTES);
+let used = 0;
 let tickerStarted = false;
 
-/**
- * Write buffered info/debug lines to stdout now. Buffering turns one blocking
- * write per request into one per 25 ms (or per 64 KiB), which was about half
- * of a trivial request's cost; warnings and errors are never buffered, and
- * the buffer is flushed on exit.
- */
-export function flushLogs(): void {
-  if (pending.length === 0) return;
-  const data = encoder.encode(pending.join(""));
-  pending = [];
-  pendingBytes = 0;
+function writeAll(data: Uint8Array): void {
   let written = 0;
   try {
     while (written < data.length) written += Deno.stdout.writeSync(data.subarray(written));
@@ -39,12 +32,29 @@ export function flushLogs(): void {
   }
 }
 
+/**
+ * Write buffered info/debug lines to stdout now. Buffering turns one blocking
+ * write per request into one per 25 ms (or per 64 KiB), which was about half
+ * of a trivial request's cost; warnings and errors are never buffered, and
+ * the buffer is flushed on exit.
+ */
+export function flushLogs(): void {
+  if (used === 0) return;
+  writeAll(out.subarray(0, used));
+  used = 0;
+}
+
 globalThis.addEventListener("unload", flushLogs);
 
 function buffer(line: string): void {
-  pending.push(line + "\n");
-  pendingBytes += line.length + 1;
-  if (pendingBytes >= FLUSH_BYTES) flushLogs();
+  const text = line + "\n";
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+  if (used + text.length * 3 > FLUSH_BYTES) flushLogs();
+  if (text.length * 3 > FLUSH_BYTES) {
+    writeAll(encoder.encode(text));
+  } else {
+    used += encoder.encodeInto(text, out.subarray(used)).written;
+  }
   if (!tickerStarted) {
     // One unref'd ticker for the process: a timer per line cost as much as the write.
     tickerStarted = true;

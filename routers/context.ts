@@ -10,9 +10,30 @@ export interface RequestContext {
   now: Date;
   auth: Auth | null;
   /** Status and headers a procedure wants on its response (201, rate-limit headers). */
-  response: { status?: number; headers: Headers };
+  response: ResponseExtras;
+}
+
+export interface ResponseExtras {
+  status?: number;
+  /** Created on first use: most responses add no header, and a Headers costs µs. */
+  readonly headers: Headers;
+  /** Whether any procedure or guard asked for a header. */
+  readonly hasHeaders: boolean;
+}
+
+function responseExtras(): ResponseExtras {
+  let headers: Headers | null = null;
+  return {
+    status: undefined,
+    get headers() {
+      return headers ??= new Headers();
+    },
+    get hasHeaders() {
+      return headers !== null;
+    },
+  };
 }
 
 export function createRequestContext(deps: AppDeps, req: Request, ip: string): RequestContext {
-  return { deps, req, ip, now: deps.clock(), auth: null, response: { headers: new Headers() } };
+  return { deps, req, ip, now: deps.clock(), auth: null, response: responseExtras() };
 }

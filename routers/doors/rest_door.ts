@@ -135,6 +135,8 @@ function queryObject(search: string): Record<string, string> {
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
+const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": JSON_TYPE };
+
 export function jsonResponse(status: number, body: unknown, headers?: HeadersInit): Response {
   if (headers === undefined) {
     return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE } });
@@ -167,8 +169,11 @@ export async function handleRest(
     const input = { ...queryObject(search), ...body, ...params };
     const output = await invokeProcedure(route.proc, ctx, input);
     const status = ctx.response.status ?? 200;
-    if (ctx.req.method === "HEAD") {
+    if (method === "HEAD") {
       return new Response(null, { status, headers: ctx.response.headers });
+    }
+    if (!ctx.response.hasHeaders) {
+      return new Response(JSON.stringify(output), { status, headers: JSON_HEADERS });
     }
     // The context's own headers object goes out as is: one copy, not two.
     const headers = ctx.response.headers;
