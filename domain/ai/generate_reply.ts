@@ -14,10 +14,9 @@ import {
   type MessageSource,
   recentMessages,
 } from "../../db/messages.ts";
-import { retrieveChunks } from "../knowledge/retrieve_chunks.ts";
 import { Conflict } from "../errors.ts";
 import { HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
-import { openProviderClient } from "./provider_client.ts";
+import { type PreparedReply, prepareReply } from "./prepare_reply.ts";
 import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
 import { completeChat } from "./chat_completion.ts";
 import { costMicroCents } from "./pricing.ts";
@@ -42,13 +41,17 @@ const HISTORY_MESSAGES = 20;
 export async function generateReply(
   deps: AppDeps,
   input: ReplyInput,
-  opts: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
+  opts: {
+    onDelta?: (text: string) => void;
+    signal?: AbortSignal;
+    /** Started beside the turn (see prepare_reply.ts); computed here when absent. */
+    prepared?: Promise<PreparedReply>;
+  } = {},
 ): Promise<Reply> {
   const { workspaceId, bot, conversation, visitorMessage } = input;
-  const provider = await openProviderClient(deps, workspaceId, bot.provider);
-  const [history, retrieved] = await Promise.all([
+  const [{ provider, retrieved }, history] = await Promise.all([
+    opts.prepared ?? prepareReply(deps, { workspaceId, bot, query: visitorMessage.content }),
     recentMessages(deps.sql, workspaceId, conversation.id, visitorMessage.id, HISTORY_MESSAGES),
-    retrieveChunks(deps, { workspaceId, bot, query: visitorMessage.content, provider }),
   ]);
   const used = chunksWithinBudget(retrieved);
   const messages = buildPrompt({ bot, chunks: used, history, question: visitorMessage.content });

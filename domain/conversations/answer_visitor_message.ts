@@ -8,6 +8,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
 import { Conflict, Invalid } from "../errors.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
+import { startPreparingReply } from "../ai/prepare_reply.ts";
 import { HUMAN_OWNS_NOTE, startVisitorTurn } from "./start_visitor_turn.ts";
 
 export interface AnsweredMessage {
@@ -30,6 +31,12 @@ export async function answerVisitorMessage(
   if (!input.bot.is_active) {
     throw new Invalid("The chatbot is not active.", { key: ["The chatbot is not active."] });
   }
+  // The reply's groundwork runs beside the turn's commit (prepare_reply.ts).
+  const prepared = startPreparingReply(deps, {
+    workspaceId: input.workspaceId,
+    bot: input.bot,
+    query: input.content,
+  });
   const turn = await startVisitorTurn(deps, { ...input, channel: "api" });
   if (!turn.aiShouldAnswer) {
     return { conversation: turn.conversation, reply: null, note: turn.note };
@@ -40,7 +47,7 @@ export async function answerVisitorMessage(
       bot: input.bot,
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
-    });
+    }, { prepared });
     return { conversation: turn.conversation, reply, note: null };
   } catch (err) {
     // A human took over while the AI was thinking: their answer wins.

@@ -9,6 +9,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { MessageSource } from "../../db/messages.ts";
 import { findWorkspace } from "../../db/workspaces.ts";
 import { generateReply } from "../ai/generate_reply.ts";
+import { type PreparedReply, startPreparingReply } from "../ai/prepare_reply.ts";
 import {
   HUMAN_OWNS_NOTE,
   startVisitorTurn,
@@ -32,7 +33,7 @@ export async function openStreamTurn(
   deps: AppDeps,
   bot: ChatbotRow,
   input: StreamTurnInput,
-): Promise<VisitorTurn> {
+): Promise<StreamTurn> {
   let visitor = input.visitor;
   const meta: Record<string, unknown> = { ...(input.meta ?? {}) };
   // Only the server sets `identity`: a client-sent one is never trusted.
@@ -52,7 +53,13 @@ export async function openStreamTurn(
     };
     meta.identity = { sub: who.sub, verified: true };
   }
-  return await startVisitorTurn(deps, {
+  // Identity is settled: the reply's groundwork can run beside the turn's commit.
+  const prepared = startPreparingReply(deps, {
+    workspaceId: bot.workspace_id,
+    bot,
+    query: input.message,
+  });
+  const turn = await startVisitorTurn(deps, {
     workspaceId: bot.workspace_id,
     bot,
     visitorId: input.visitorId,
@@ -63,6 +70,12 @@ export async function openStreamTurn(
     channel: "widget",
     requireVisitorMatch: true,
   });
+  return { ...turn, prepared };
+}
+
+/** A stored visitor turn, with the reply's groundwork already under way. */
+export interface StreamTurn extends VisitorTurn {
+  prepared: Promise<PreparedReply>;
 }
 
 export type TurnAnswer =
@@ -76,7 +89,7 @@ export type TurnAnswer =
 export async function answerTurn(
   deps: AppDeps,
   bot: ChatbotRow,
-  turn: VisitorTurn,
+  turn: StreamTurn,
   opts: { onDelta: (text: string) => void; signal: AbortSignal },
 ): Promise<TurnAnswer> {
   if (!turn.aiShouldAnswer) return { source: "human", note: turn.note ?? HUMAN_OWNS_NOTE };
@@ -86,7 +99,7 @@ export async function answerTurn(
       bot,
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
-    }, opts);
+    }, { ...opts, prepared: turn.prepared });
     return { source: "ai", messageId: reply.message.id, sources: reply.sources };
   } catch (err) {
     if (err instanceof Conflict) return { source: "human", note: HUMAN_OWNS_NOTE };
