@@ -63,6 +63,8 @@ export class ProviderUnavailable extends DomainError {
   constructor(
     message =
       "The AI provider could not be reached. Check the provider key configured for the workspace.",
+    /** Joins the body, e.g. the conversation that kept the visitor's message. */
+    public readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

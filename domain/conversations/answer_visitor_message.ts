@@ -6,7 +6,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
-import { Conflict, Invalid } from "../errors.ts";
+import { Conflict, Invalid, ProviderUnavailable } from "../errors.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
 import { HUMAN_OWNS_NOTE, startVisitorTurn } from "./start_visitor_turn.ts";
@@ -53,6 +53,13 @@ export async function answerVisitorMessage(
     // A human took over while the AI was thinking: their answer wins.
     if (err instanceof Conflict) {
       return { conversation: turn.conversation, reply: null, note: HUMAN_OWNS_NOTE };
+    }
+    // The visitor message is stored: name its conversation, so a client that
+    // started a new one can retry in it instead of opening another.
+    if (err instanceof ProviderUnavailable) {
+      throw new ProviderUnavailable(err.message, {
+        conversation_id: turn.conversation.public_id,
+      });
     }
     throw err;
   }

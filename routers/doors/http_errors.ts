@@ -162,6 +162,7 @@ export function toErrorReply(err: unknown, onFault: (err: unknown) => void): Err
       Object.assign(body, domain.extra);
       body.errors = domain.errors;
     }
+    if (domain instanceof ProviderUnavailable) Object.assign(body, domain.extra);
     const headers: Record<string, string> = {};
     if (domain instanceof QuotaExceeded && domain.retryAfter !== null) {
       headers["Retry-After"] = String(domain.retryAfter);

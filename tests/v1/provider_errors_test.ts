@@ -37,9 +37,10 @@ Deno.test("v1 provider failures", serverTestOptions, async (t) => {
       body: { message: text, visitor_id: "pf" },
     });
     assertEquals(r.status, 502, r.text);
-    assertEquals(Object.keys(r.body), ["message"]);
+    assertEquals(Object.keys(r.body).sort(), ["conversation_id", "message"]);
     assertMatch(r.body.message, /provider key configured for the workspace/);
     const thread = await lastThread(url);
+    assertEquals(r.body.conversation_id, thread.id, "the 502 names the conversation it kept");
     assertEquals(
       thread.messages.map((m: { role: string; content: string }) => [m.role, m.content]),
       [["visitor", text]],
