@@ -12,31 +12,13 @@
  * output parsing.
  */
 
+import { freePort, waitFor } from "./support.ts";
+
 const SELF = new URL(import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CONNECTIONS = 50;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 async function hasWrk(): Promise<boolean> {
   try {

@@ -14,6 +14,7 @@ import { standardSeed, T } from "../tests/helpers/fixtures.ts";
 import { chunkText } from "../domain/knowledge/chunk_text.ts";
 import { retrieveChunks } from "../domain/knowledge/retrieve_chunks.ts";
 import { insertSource, replaceChunks } from "../db/knowledge.ts";
+import { realPostgresUrl, withDatabase } from "./support.ts";
 
 const VOCAB = 20_000;
 const CHUNKS_ENV = Deno.env.get("BENCH_CHUNKS");
@@ -217,32 +218,6 @@ async function measure(chunkTotal: number): Promise<string> {
     ].join("\n");
   } finally {
     await s.stop();
-  }
-}
-
-/** The real PostgreSQL to measure on: BENCH_DATABASE_URL, DATABASE_URL, or the local default when it answers. */
-async function realPostgresUrl(): Promise<string | null> {
-  const given = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL");
-  if (given) return given;
-  try {
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port: 5432 });
-    conn.close();
-    return "postgres://postgres@127.0.0.1:5432/postgres";
-  } catch {
-    return null;
-  }
-}
-
-/** Run `fn` with DATABASE_URL set to `url` (null: embedded), restoring it after. */
-async function withDatabase<T>(url: string | null, fn: () => Promise<T>): Promise<T> {
-  const before = Deno.env.get("DATABASE_URL");
-  if (url) Deno.env.set("DATABASE_URL", url);
-  else Deno.env.delete("DATABASE_URL");
-  try {
-    return await fn();
-  } finally {
-    if (before === undefined) Deno.env.delete("DATABASE_URL");
-    else Deno.env.set("DATABASE_URL", before);
   }
 }
 

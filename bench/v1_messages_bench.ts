@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import { startTestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
+import { realPostgresUrl, withDatabase } from "./support.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "5");
 const CONCURRENCY = 16;
@@ -111,32 +112,6 @@ async function measure(): Promise<string> {
   } finally {
     await s.stop();
     await fake.close();
-  }
-}
-
-/** The real PostgreSQL to measure on: BENCH_DATABASE_URL, DATABASE_URL, or the local default when it answers. */
-async function realPostgresUrl(): Promise<string | null> {
-  const given = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL");
-  if (given) return given;
-  try {
-    const conn = await Deno.connect({ hostname: "127.0.0.1", port: 5432 });
-    conn.close();
-    return "postgres://postgres@127.0.0.1:5432/postgres";
-  } catch {
-    return null;
-  }
-}
-
-/** Run `fn` with DATABASE_URL set to `url` (null: embedded), restoring it after. */
-async function withDatabase<T>(url: string | null, fn: () => Promise<T>): Promise<T> {
-  const before = Deno.env.get("DATABASE_URL");
-  if (url) Deno.env.set("DATABASE_URL", url);
-  else Deno.env.delete("DATABASE_URL");
-  try {
-    return await fn();
-  } finally {
-    if (before === undefined) Deno.env.delete("DATABASE_URL");
-    else Deno.env.set("DATABASE_URL", before);
   }
 }
 

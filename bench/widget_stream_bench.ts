@@ -11,6 +11,7 @@
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { standardSeed } from "../tests/helpers/fixtures.ts";
+import { freePort, waitFor } from "./support.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const KEY = "acme-helper";
@@ -18,26 +19,6 @@ const SAMPLES = Number(Deno.env.get("BENCH_TTFD_SAMPLES") ?? "200");
 const CONCURRENT = Number(Deno.env.get("BENCH_STREAMS") ?? "1000");
 const REPLY = "Our support desk is open Monday to Friday, from nine to five, and replies " +
   "to every e-mail within one business day. Express shipping takes two days.";
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-async function waitFor(url: string, timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
 
 /** Resident memory of a process in MiB: current (VmRSS) and peak (VmHWM). */
 async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
