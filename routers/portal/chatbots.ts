@@ -53,8 +53,9 @@ export const updateBot = portalProcedure
     instructions: z.string().max(4000).optional(),
     welcome_message: z.string().max(300).optional(),
     is_active: z.boolean().optional(),
-    primary_color: z.string().max(9).regex(
-      /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/,
+    // A refinement (not .regex) so the door keeps this sentence instead of "a valid regex".
+    primary_color: z.string().max(9).refine(
+      (s) => /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(s),
       "The primary color field must be a hex colour such as #4f46e5.",
     ).optional(),
     launcher_text: z.string().max(40).optional(),

@@ -144,6 +144,9 @@ Deno.test("portal chatbots", serverTestOptions, async (t) => {
       "theme",
       "welcome_message",
     ]);
+    assertEquals(bad.body.errors.primary_color, [
+      "The primary color field must be a hex colour such as #4f46e5.",
+    ]);
   });
 
   await t.step("provider and model cannot be changed", async () => {
