@@ -71,7 +71,8 @@ export const showConversation = apiProcedure
       summary: "One conversation with its messages",
     },
   })
-  .input(z.object({ conversation: z.string().max(64) }))
+  // Any text: a malformed or over-long id is an unknown conversation (404), never a 422.
+  .input(z.object({ conversation: z.string() }))
   .output(z.object({
     data: z.object({
       id: z.string(),

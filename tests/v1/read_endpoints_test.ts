@@ -236,6 +236,7 @@ Deno.test("v1 read endpoints", serverTestOptions, async (t) => {
         );
         assertEquals((await get(`/api/v1/conversations/${crypto.randomUUID()}`)).status, 404);
         assertEquals((await get("/api/v1/conversations/not-a-uuid")).status, 404);
+        assertEquals((await get(`/api/v1/conversations/${"a".repeat(100)}`)).status, 404);
       },
     );
   } finally {
