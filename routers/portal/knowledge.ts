@@ -98,7 +98,8 @@ export const deleteKnowledge = portalProcedure
     },
     permission: "manage-content",
   })
-  .input(z.object({ key, source: z.coerce.number().int().positive().max(2 ** 53 - 1) }))
+  // int() already bounds it to safe integers; min(1) words the refusal of 0 correctly.
+  .input(z.object({ key, source: z.coerce.number().int().min(1) }))
   .output(z.object({ message: z.string() }))
   .mutation(({ ctx, input }) =>
     deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source)

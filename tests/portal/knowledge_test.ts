@@ -185,6 +185,12 @@ Deno.test("portal knowledge validation and access", serverTestOptions, async (t)
     assertEquals(still!.n, 1);
     const bad = await http(s.url, "DELETE", `${base}/abc`, { token: owner });
     assertEquals(bad.status, 422);
+    // One correct sentence per refusal (was "must be at least 0" for 0, and a duplicate).
+    const zero = await http(s.url, "DELETE", `${base}/0`, { token: owner });
+    assertEquals(zero.body.errors, { source: ["The source field must be at least 1."] });
+    const huge = await http(s.url, "DELETE", `${base}/99999999999999999999`, { token: owner });
+    assertEquals(huge.status, 422);
+    assertEquals(huge.body.errors.source.length, 1);
   });
 });
 
