@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
-import type { ConversationRow } from "../../db/conversations.ts";
+import { type ConversationRow, findConversationById } from "../../db/conversations.ts";
 import { Conflict, Invalid, ProviderUnavailable } from "../errors.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
@@ -50,9 +50,11 @@ export async function answerVisitorMessage(
     }, { prepared });
     return { conversation: turn.conversation, reply, note: null };
   } catch (err) {
-    // A human took over while the AI was thinking: their answer wins.
+    // A human took over while the AI was thinking: their answer wins, and the
+    // response shows the conversation as it is now (status `agent`), not as it was.
     if (err instanceof Conflict) {
-      return { conversation: turn.conversation, reply: null, note: HUMAN_OWNS_NOTE };
+      const current = await findConversationById(deps.sql, input.workspaceId, turn.conversation.id);
+      return { conversation: current ?? turn.conversation, reply: null, note: HUMAN_OWNS_NOTE };
     }
     // The visitor message is stored: name its conversation, so a client that
     // started a new one can retry in it instead of opening another.

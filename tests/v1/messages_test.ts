@@ -128,6 +128,33 @@ Deno.test("v1 messages", serverTestOptions, async (t) => {
       },
     );
 
+    await t.step(
+      "a takeover while the AI is thinking: reply null, note, and status agent",
+      async () => {
+        const wid = await acmeId();
+        const first = await send({ message: "Start", visitor_id: "v-race" });
+        const id = first.body.conversation_id;
+        fake.latencyMs = 400;
+        try {
+          const pending = send({
+            message: "Still there?",
+            visitor_id: "v-race",
+            conversation_id: id,
+          });
+          await new Promise((r) => setTimeout(r, 150));
+          const conv = await findConversationByPublicId(s.deps.sql, wid, id);
+          await applyTransition(s.deps.sql, conv!, "takeover", { now: new Date() });
+          const r = await pending;
+          assertEquals(r.status, 200, r.text);
+          assertEquals(r.body.reply, null);
+          assertMatch(r.body.note, /human agent/);
+          assertEquals(r.body.status, "agent");
+        } finally {
+          fake.latencyMs = 0;
+        }
+      },
+    );
+
     await t.step("a resolved conversation reopens on a new visitor message", async () => {
       const wid = await acmeId();
       const conv = await findConversationByPublicId(s.deps.sql, wid, conversationId);
