@@ -111,5 +111,11 @@ export function authedProcedure(ability: Ability) {
 }
 
 export const apiProcedure = authedProcedure("api");
-export const portalProcedure = authedProcedure("portal");
+/** A portal token opens the portal only while its workspace still has the portal enabled. */
+export const portalProcedure = authedProcedure("portal").use(({ ctx, next }) => {
+  if (!ctx.auth!.workspace.portalEnabled) {
+    throw new Forbidden("The white-label portal is not enabled for this workspace.");
+  }
+  return next();
+});
 export const agentProcedure = authedProcedure("agent");

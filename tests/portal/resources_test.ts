@@ -8,6 +8,8 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 
 const s = await startTestServer({ seed: standardSeed() });
+// Globex's portal token is used to prove isolation; a portal token needs the portal enabled.
+await s.deps.sql`UPDATE workspaces SET portal_enabled = true WHERE slug = 'globex'`;
 const owner: string = T.acme.owner.portal;
 const get = (path: string, token = owner) => http(s.url, "GET", path, { token });
 const put = (path: string, body: unknown, token = owner) =>

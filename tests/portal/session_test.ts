@@ -151,7 +151,10 @@ Deno.test("portal me and logout", serverTestOptions, async (t) => {
   });
 
   await t.step("usage_percent is null on an unlimited plan", async () => {
+    // Globex (unlimited plan) has the portal disabled in the seed: enable it for this read.
+    await s.deps.sql`UPDATE workspaces SET portal_enabled = true WHERE slug = 'globex'`;
     const r = await http(s.url, "GET", "/api/portal/me", { token: T.globex.owner.portal });
+    await s.deps.sql`UPDATE workspaces SET portal_enabled = false WHERE slug = 'globex'`;
     assertEquals(r.status, 200);
     assertEquals(r.body.limits.monthly_message_limit, null);
     assertEquals(r.body.usage.usage_percent, null);
@@ -166,6 +169,26 @@ Deno.test("portal me and logout", serverTestOptions, async (t) => {
     assertEquals(
       (await http(s.url, "GET", "/api/portal/me", { token: T.acme.owner.api })).status,
       403,
+    );
+  });
+
+  await t.step("a portal token stops working once the workspace's portal is disabled", async () => {
+    await s.deps.sql`UPDATE workspaces SET portal_enabled = false WHERE slug = 'acme'`;
+    try {
+      const r = await http(s.url, "GET", "/api/portal/me", { token: T.acme.owner.portal });
+      assertEquals(r.status, 403);
+      assertEquals(typeof r.body.message, "string");
+      const put = await http(s.url, "PUT", "/api/portal/chatbots/acme-helper", {
+        token: T.acme.owner.portal,
+        body: { name: "Acme Helper" },
+      });
+      assertEquals(put.status, 403);
+    } finally {
+      await s.deps.sql`UPDATE workspaces SET portal_enabled = true WHERE slug = 'acme'`;
+    }
+    assertEquals(
+      (await http(s.url, "GET", "/api/portal/me", { token: T.acme.owner.portal })).status,
+      200,
     );
   });
 
