@@ -8,6 +8,8 @@ import { addTrainedSource } from "../../domain/knowledge/add_trained_source.ts";
 const required = (field: string, max: number) =>
   z.string().max(max).refine((s) => s.trim().length > 0, `The ${field} field is required.`);
 
+const QA_ANSWER_MAX = 50_000;
+
 export const addKnowledge = apiProcedure
   .meta({
     openapi: {
@@ -18,12 +20,18 @@ export const addKnowledge = apiProcedure
     },
     permission: "manage-content",
   })
-  .input(z.object({
-    key: z.string().max(255),
-    title: required("title", 200),
-    content: required("content", 1_000_000),
-    type: z.enum(["text", "qa"]).default("text"),
-  }))
+  .input(
+    z.object({
+      key: z.string().max(255),
+      title: required("title", 200),
+      content: required("content", 1_000_000),
+      type: z.enum(["text", "qa"]).default("text"),
+    }).refine((b) => b.type !== "qa" || b.content.length <= QA_ANSWER_MAX, {
+      // For qa the content is the answer: the spec's answer limit applies.
+      path: ["content"],
+      message: `The content field must not be greater than ${QA_ANSWER_MAX} characters for a qa.`,
+    }),
+  )
   .output(z.object({
     data: z.object({
       id: z.number(),

@@ -190,6 +190,8 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
         [{ title: "t", content: "" }, "content"],
         [{ title: "t", content: "x", type: "url" }, "type"],
         [{ title: 5, content: "x" }, "title"],
+        // A qa's content is its answer: at most 50,000 characters, like the portal's answer.
+        [{ title: "q", content: "a".repeat(50_001), type: "qa" }, "content"],
       ];
       for (const [body, field] of cases) {
         const r = await post(body);
