@@ -10,7 +10,7 @@ import { appRouter } from "../routers/app_router.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
-import { matchRawRoute, rawRoutes } from "../routers/raw_routes.ts";
+import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
@@ -79,10 +79,12 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       const ctx = createRequestContext(deps, req, ip);
       return [await handleRest(found.match, search, ctx, onFault), found.match.route.template];
     }
-    if (found.kind === "method") {
+    const allow = found.kind === "method" ? found.allow : [];
+    if (mayBeRaw(path)) allow.push(...rawRouteMethods(path));
+    if (allow.length > 0) {
       return [
         jsonResponse(405, { message: `The ${method} method is not supported for this route.` }, {
-          Allow: found.allow.join(", "),
+          Allow: allow.join(", "),
         }),
         path,
       ];

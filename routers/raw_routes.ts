@@ -24,18 +24,33 @@ export function matchRawRoute(
   const parts = pathname.split("/").filter(Boolean);
   for (const route of rawRoutes) {
     if (route.method !== method && !(method === "HEAD" && route.method === "GET")) continue;
-    if (route.pattern.length !== parts.length) continue;
-    const params: string[] = [];
-    let ok = true;
-    for (let i = 0; i < parts.length; i++) {
-      const seg = route.pattern[i];
-      if (seg === null) params.push(decodeURIComponent(parts[i]!));
-      else if (seg !== parts[i]) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) return { route, params };
+    const params = matchPattern(route, parts);
+    if (params) return { route, params };
   }
   return null;
+}
+
+/** Methods of the raw routes at `pathname`, for a 405's `Allow` header. */
+export function rawRouteMethods(pathname: string): string[] {
+  const parts = pathname.split("/").filter(Boolean);
+  return rawRoutes.filter((route) => matchPattern(route, parts)).map((route) => route.method);
+}
+
+/** The decoded parameters, or null when the path does not fit (or is not decodable). */
+function matchPattern(route: RawRoute, parts: string[]): string[] | null {
+  if (route.pattern.length !== parts.length) return null;
+  const params: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const seg = route.pattern[i];
+    if (seg === null) {
+      try {
+        params.push(decodeURIComponent(parts[i]!));
+      } catch {
+        return null; // malformed percent-encoding: no such path
+      }
+    } else if (seg !== parts[i]) {
+      return null;
+    }
+  }
+  return params;
 }

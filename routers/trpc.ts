@@ -9,9 +9,10 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { authenticate } from "../domain/auth/tokens.ts";
 import type { Ability } from "../db/tokens.ts";
 import { can, type Permission } from "../domain/auth/permissions.ts";
-import { DomainError, Forbidden } from "../domain/errors.ts";
+import { DomainError, Forbidden, Invalid } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
+import { rejectNulCharacters } from "./guards/nul_characters.ts";
 import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
 import { skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
@@ -31,6 +32,7 @@ const t = initTRPC.meta<Meta>().context<RequestContext>().create({
     const validation = validationBody(error);
     const message = validation?.message ??
       (status >= 500 && !(cause instanceof DomainError) ? "Server error." : shape.message);
+    const errors = validation?.errors ?? (cause instanceof Invalid ? cause.errors : undefined);
     return {
       message,
       code: shape.code,
@@ -38,7 +40,7 @@ const t = initTRPC.meta<Meta>().context<RequestContext>().create({
         code: shape.data.code,
         httpStatus: validation ? 422 : status,
         path: shape.data.path,
-        ...(validation ? { errors: validation.errors } : {}),
+        ...(errors ? { errors } : {}),
       },
     };
   },
@@ -89,9 +91,15 @@ const absentInputAsObject = skipOnRestDoor(
   () => true, // the REST door always passes an object
 );
 
+/** A NUL in any input string is a 422 here, not a database fault (a 500) later. */
+const noNulCharacters = t.middleware(async ({ getRawInput, next }) => {
+  rejectNulCharacters(await getRawInput());
+  return next();
+});
+
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);
 
-export const publicProcedure = base.use(rateLimited);
+export const publicProcedure = base.use(rateLimited).use(noNulCharacters);
 
 /** Procedures that need a bearer token with `ability`; role permission from meta. */
 export function authedProcedure(ability: Ability) {
@@ -107,7 +115,7 @@ export function authedProcedure(ability: Ability) {
       throw new Forbidden(`Your role does not have the ${meta.permission} permission.`);
     }
     return next({ ctx: { ...ctx, auth } });
-  }).use(rateLimited);
+  }).use(rateLimited).use(noNulCharacters);
 }
 
 export const apiProcedure = authedProcedure("api");

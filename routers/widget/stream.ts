@@ -12,6 +12,7 @@ import { ProviderUnavailable, QuotaExceeded } from "../../domain/errors.ts";
 import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
+import { rejectNulCharacters } from "../guards/nul_characters.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
@@ -121,6 +122,7 @@ export async function handleStream(
     const body = await readJson(req);
     const parsed = streamInput.safeParse({ ...body, key });
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
+    rejectNulCharacters(parsed.data);
     const input = parsed.data;
     const bot = await loadWidgetBot(deps.sql, input.key);
     const visitor = input.meta?.visitor;

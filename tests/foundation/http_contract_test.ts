@@ -215,6 +215,27 @@ Deno.test("foundation HTTP contract", serverTestOptions, async (t) => {
       });
     });
 
+    await t.step("a NUL character in path, query or body is 422 naming it, not 500", async () => {
+      const path = await get("/api/v1/chatbots/acme%00helper", T.acme.owner.api);
+      assertEquals(path.status, 422);
+      assertEquals(path.body, {
+        message: "The key field must not contain a NUL character.",
+        errors: { key: ["The key field must not contain a NUL character."] },
+      });
+      const query = await get("/widget/acme-helper/conversation?visitor_id=v%00");
+      assertEquals([query.status, Object.keys(query.body.errors)], [422, ["visitor_id"]]);
+      const body = await http(s.url, "POST", "/widget/acme-helper/heartbeat", {
+        body: { visitor_id: "v1", chat_open: true, page_url: "https://x.test/\u0000" },
+      });
+      assertEquals([body.status, Object.keys(body.body.errors)], [422, ["page_url"]]);
+      const trpc = await get(
+        `/trpc/v1.showBot?input=${encodeURIComponent(JSON.stringify({ key: "a\u0000" }))}`,
+        T.acme.owner.api,
+      );
+      assertEquals(trpc.body.error.data.httpStatus, 422);
+      assertEquals(Object.keys(trpc.body.error.data.errors), ["key"]);
+    });
+
     await t.step("the tRPC door: same procedures, our messages, no stack", async () => {
       const ok = await get("/trpc/v1.me", T.acme.owner.api);
       assertEquals(ok.status, 200);

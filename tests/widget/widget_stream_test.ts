@@ -155,6 +155,37 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
     });
 
     await t.step(
+      "a NUL character is 422 naming the field, not a 500, and stores nothing",
+      async () => {
+        const visitor = newVisitor();
+        for (
+          const [body, field] of [
+            [{ visitor_id: visitor, message: "Hi\u0000there" }, "message"],
+            [{ visitor_id: `${visitor}\u0000`, message: "Hi" }, "visitor_id"],
+            [{ visitor_id: visitor, message: "Hi", meta: { page: "x\u0000" } }, "meta.page"],
+          ] as const
+        ) {
+          const r = await postStream(s.url, KEY, body);
+          assertEquals(r.status, 422, r.text);
+          assertEquals(Object.keys(r.json.errors), [field]);
+        }
+        const none = await http(s.url, "GET", `/widget/${KEY}/conversation?visitor_id=${visitor}`, {
+          headers: freshIp(),
+        });
+        assertEquals(none.status, 404);
+      },
+    );
+
+    await t.step("a malformed key in the path is 404 JSON; GET on the stream is 405", async () => {
+      const bad = await postStream(s.url, "%E0%A4%A", { visitor_id: "v1", message: "Hi" });
+      assertEquals([bad.status, bad.json], [404, { message: "Not found." }]);
+      const get = await http(s.url, "GET", `/widget/${KEY}/stream`, { headers: freshIp() });
+      assertEquals(get.status, 405);
+      assertEquals(get.headers.get("allow"), "POST");
+      assertEquals(get.body, { message: "The GET method is not supported for this route." });
+    });
+
+    await t.step(
       "the 21st stream in a minute from one IP is 429 JSON with Retry-After",
       async () => {
         const ip = freshIp();
