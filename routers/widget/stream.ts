@@ -16,7 +16,7 @@ import { rejectNulCharacters } from "../guards/nul_characters.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
-import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
+import { atMostChars, conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 
 export const STREAM_RATE_LIMIT: RateLimitSpec = {
   name: "widget.stream",
@@ -28,7 +28,8 @@ export const STREAM_RATE_LIMIT: RateLimitSpec = {
 /** Encoded size allowed for `meta`: page context, not a storage space. */
 const META_MAX_CHARS = 8000;
 
-const messageField = z.string().max(4000).superRefine((text, ctx) => {
+const messageField = z.string().superRefine((text, ctx) => {
+  atMostChars(4000)(text, ctx);
   if (text.length === 0) {
     ctx.addIssue({ code: "custom", message: "The message field is required." });
   } else if (!text.trim()) {

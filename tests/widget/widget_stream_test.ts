@@ -176,6 +176,30 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
       },
     );
 
+    await t.step("limits count characters, not UTF-16 units: an emoji is one", async () => {
+      const visitor = "🙂".repeat(100);
+      const ok = await postStream(s.url, KEY, { visitor_id: visitor, message: "🙂".repeat(4000) });
+      assertEquals(ok.status, 200, ok.text);
+      assertEquals(ok.events.at(-1)!.event, "done");
+      const snap = await http(
+        s.url,
+        "GET",
+        `/widget/${KEY}/conversation?visitor_id=${encodeURIComponent(visitor)}`,
+        { headers: freshIp() },
+      );
+      assertEquals(snap.status, 200);
+      assertEquals([...snap.body.messages[0].content].length, 4000);
+      const long = await postStream(s.url, KEY, {
+        visitor_id: "🙂".repeat(101),
+        message: "🙂".repeat(4001),
+      });
+      assertEquals(long.status, 422);
+      assertEquals(long.json.errors, {
+        visitor_id: ["The visitor id field must not be greater than 100 characters."],
+        message: ["The message field must not be greater than 4000 characters."],
+      });
+    });
+
     await t.step("a malformed key in the path is 404 JSON; GET on the stream is 405", async () => {
       const bad = await postStream(s.url, "%E0%A4%A", { visitor_id: "v1", message: "Hi" });
       assertEquals([bad.status, bad.json], [404, { message: "Not found." }]);
