@@ -1,26 +1,6 @@
 /** Helpers the benchmarks share: free ports, readiness polling, and which database to measure on. */
 
-/** A port nothing listens on right now. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** Poll `url` until it answers 2xx, or fail after `timeoutMs`. */
-export async function waitFor(url: string, timeoutMs = 90_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
+export { freePort, waitReady as waitFor } from "../tests/helpers/net.ts";
 
 /** The real PostgreSQL to measure on: BENCH_DATABASE_URL, DATABASE_URL, or the local default when it answers. */
 export async function realPostgresUrl(): Promise<string | null> {
