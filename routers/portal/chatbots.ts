@@ -1,5 +1,6 @@
 /** GET/PUT /api/portal/chatbots and /api/portal/chatbots/{key}. */
 import { z } from "zod";
+import { atMostChars, chars } from "../schemas/text.ts";
 import { portalProcedure } from "../trpc.ts";
 import { listChatbots } from "../../db/chatbots.ts";
 import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
@@ -48,17 +49,17 @@ export const updateBot = portalProcedure
   })
   .input(z.object({
     key,
-    name: z.string().trim().min(1).max(120),
-    persona: z.string().max(2000).optional(),
-    instructions: z.string().max(4000).optional(),
-    welcome_message: z.string().max(300).optional(),
+    name: z.string().trim().min(1).superRefine(atMostChars(120)).meta({ maxLength: 120 }),
+    persona: chars(2000).optional(),
+    instructions: chars(4000).optional(),
+    welcome_message: chars(300).optional(),
     is_active: z.boolean().optional(),
     // A refinement (not .regex) so the door keeps this sentence instead of "a valid regex".
     primary_color: z.string().max(9).refine(
       (s) => /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(s),
       "The primary color field must be a hex colour such as #4f46e5.",
     ).optional(),
-    launcher_text: z.string().max(40).optional(),
+    launcher_text: chars(40).optional(),
     position: z.enum(["left", "right"]).optional(),
     theme: z.enum(THEMES).optional(),
     provider: z.string().max(64).optional(),

@@ -1,5 +1,6 @@
 /** GET/POST /api/portal/chatbots/{key}/knowledge and DELETE …/knowledge/{source}. */
 import { z } from "zod";
+import { chars } from "../schemas/text.ts";
 import { portalProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
 import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
@@ -41,10 +42,10 @@ export const createKnowledge = portalProcedure
   .input(z.object({
     key,
     type: z.enum(["text", "qa", "url"]),
-    title: z.string().max(200).optional(),
-    content: z.string().max(1_000_000).optional(),
-    question: z.string().max(2000).optional(),
-    answer: z.string().max(50_000).optional(),
+    title: chars(200).optional(),
+    content: chars(1_000_000).optional(),
+    question: chars(2000).optional(),
+    answer: chars(50_000).optional(),
     source_url: z.string().max(2048).pipe(httpUrl).optional(),
   }))
   .output(z.object({ data: sourceSchema }))

@@ -1,12 +1,13 @@
 /** POST /api/v1/chatbots/{key}/knowledge: add a text or Q&A source, trained in the request. */
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
+import { chars } from "../schemas/text.ts";
 import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
 import { addTrainedSource } from "../../domain/knowledge/add_trained_source.ts";
 
 /** Required and not only whitespace, with the field's own sentence. */
 const required = (field: string, max: number) =>
-  z.string().max(max).refine((s) => s.trim().length > 0, `The ${field} field is required.`);
+  chars(max).refine((s) => s.trim().length > 0, `The ${field} field is required.`);
 
 const QA_ANSWER_MAX = 50_000;
 

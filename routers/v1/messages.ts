@@ -1,6 +1,7 @@
 /** POST /api/v1/chatbots/{key}/messages: a visitor message in, the full AI reply out. */
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
+import { chars } from "../schemas/text.ts";
 import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
 import { answerVisitorMessage } from "../../domain/conversations/answer_visitor_message.ts";
 
@@ -18,11 +19,11 @@ export const sendMessage = apiProcedure
   })
   .input(z.object({
     key: z.string().max(255),
-    message: z.string().max(4000).refine(
+    message: chars(4000).refine(
       (s) => s.trim().length > 0,
       "The message field must not be empty or only whitespace.",
     ),
-    visitor_id: z.string().max(100).refine(
+    visitor_id: chars(100).refine(
       (s) => s.trim().length > 0,
       "The visitor id field is required.",
     ),

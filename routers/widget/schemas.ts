@@ -3,23 +3,7 @@ import { z } from "zod";
 
 /** The bot's public key from the path. */
 export const keyField = z.string().min(1).max(255);
-/**
- * At most `max` characters, counted as the spec counts them (code points):
- * zod's `.max` counts UTF-16 units, so an emoji would count twice.
- */
-export function atMostChars(max: number) {
-  return (text: string, ctx: z.RefinementCtx) => {
-    if (text.length > max && [...text].length > max) {
-      ctx.addIssue({
-        code: "too_big",
-        origin: "string",
-        maximum: max,
-        inclusive: true,
-        input: text,
-      });
-    }
-  };
-}
+import { atMostChars } from "../schemas/text.ts";
 
 /** Assigned by widget.js, kept in localStorage; SPEC: up to 100 characters. */
 export const visitorIdField = z.string().trim().min(1).superRefine(atMostChars(100));

@@ -16,7 +16,8 @@ import { rejectNulCharacters } from "../guards/nul_characters.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
-import { atMostChars, conversationIdField, keyField, visitorIdField } from "./schemas.ts";
+import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
+import { atMostChars } from "../schemas/text.ts";
 
 export const STREAM_RATE_LIMIT: RateLimitSpec = {
   name: "widget.stream",
