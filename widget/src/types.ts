@@ -4,30 +4,15 @@
  * sees them. Kept separate so every module reads the same contract.
  */
 
-export interface ProactiveSettings {
-  enabled: boolean;
-  message: string;
-  delay: number;
-  scroll: number;
-  exit_intent: boolean;
-  url_contains: string;
-  frequency: string;
-}
-
-export interface BrandingSettings {
-  primary_color: string;
-  launcher_text: string;
-  position: "left" | "right";
-  theme: string;
-  logo_url: string | null;
-  avatar_url: string | null;
-  title: string;
-  subtitle: string;
-  layout: string;
-  launcher: string;
-  agent_avatars: string[];
-  composer_style: string;
-}
+// The server's own branding types: type-only, so nothing of the server enters the bundle.
+export type {
+  Branding as BrandingSettings,
+  Proactive as ProactiveSettings,
+} from "../../domain/chatbots/branding.ts";
+import type {
+  Branding as BrandingSettings,
+  Proactive as ProactiveSettings,
+} from "../../domain/chatbots/branding.ts";
 
 export interface PrechatField {
   name: "name" | "email" | "phone";
