@@ -10,6 +10,16 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 
+/** A document with one relevant section per question and one unrelated one. */
+const PRODUCT_CARE = [
+  "# Warranty",
+  "Blender warranty duration: every blender carries a seven year warranty.",
+  "# Repairs",
+  "Broken blades get replaced for free during the warranty.",
+  "# Office",
+  "Biscuit the office dog loves long walks.",
+].join("\n");
+
 const PATH = "/api/v1/chatbots/acme-helper/knowledge";
 const owner = T.acme.owner.api;
 
@@ -47,15 +57,7 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
     await t.step(
       "a text document is trained in the request: 201, ready, true chunk count",
       async () => {
-        const content = [
-          "# Warranty",
-          "Blender warranty duration: every blender carries a seven year warranty.",
-          "# Repairs",
-          "Broken blades get replaced for free during the warranty.",
-          "# Office",
-          "Biscuit the office dog loves long walks.",
-        ].join("\n");
-        const r = await post({ title: "Product care", content });
+        const r = await post({ title: "Product care", content: PRODUCT_CARE });
         assertEquals(r.status, 201, r.text);
         assertEquals(Object.keys(r.body.data).sort(), [
           "chunk_count",
@@ -85,15 +87,7 @@ Deno.test("v1 knowledge", serverTestOptions, async (t) => {
       "the same title and content retrains that record instead of adding one",
       async () => {
         const before = await sourceCount();
-        const content = [
-          "# Warranty",
-          "Blender warranty duration: every blender carries a seven year warranty.",
-          "# Repairs",
-          "Broken blades get replaced for free during the warranty.",
-          "# Office",
-          "Biscuit the office dog loves long walks.",
-        ].join("\n");
-        const r = await post({ title: "Product care", content });
+        const r = await post({ title: "Product care", content: PRODUCT_CARE });
         assertEquals(r.status, 200, r.text);
         assertEquals(r.body.data.id, warrantyId);
         assertEquals(r.body.data.chunk_count, 3);
