@@ -110,26 +110,20 @@ export function createHttpApp(deps: AppDeps): HttpApp {
 
   return Object.assign(handle, { drain });
 
+  // One async layer for the whole request: each extra one costs a promise
+  // and an await on every request (docs/BENCHMARKS.md).
   async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     if (draining) {
       return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
     }
     inFlight++;
-    try {
-      return await respond(req, info);
-    } finally {
-      if (--inFlight === 0 && idle) idle();
-    }
-  }
-
-  async function respond(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     const started = performance.now();
-    const [path, search] = splitUrl(req.url);
-    const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
-    const ip = clientIp(req, remote, deps.config.trustedProxies);
     let res: Response;
     let template = "(error)";
     try {
+      const [path, search] = splitUrl(req.url);
+      const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
+      const ip = clientIp(req, remote, deps.config.trustedProxies);
       const widget = isWidgetPath(path);
       [res, template] = widget && req.method === "OPTIONS"
         ? [widgetPreflight(), "(widget preflight)"]
@@ -138,6 +132,8 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     } catch (err) {
       onFault(err);
       res = jsonResponse(500, { message: "Server error." });
+    } finally {
+      if (--inFlight === 0 && idle) idle();
     }
     deps.log.info("request", {
       method: req.method,

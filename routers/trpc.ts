@@ -14,7 +14,7 @@ import type { RequestContext } from "./context.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
 import { rejectNulCharacters } from "./guards/nul_characters.ts";
 import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
-import { skipOnRestDoor } from "./doors/invoke_procedure.ts";
+import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
 export type Meta = OpenApiMeta<{
   /** Role permission required beyond the token's ability. */
@@ -52,20 +52,25 @@ export const createCallerFactory = t.createCallerFactory;
 /**
  * Domain errors leave every procedure as a TRPCError of the matching code, so
  * both doors answer 404 for a NotFound. In tRPC v11 a failure below reaches a
- * middleware as `result.ok === false`, not as a throw.
+ * middleware as `result.ok === false`, not as a throw. The REST door maps a
+ * DomainError found anywhere in an error's cause chain itself
+ * (`toErrorReply`), so it leaves this step out.
  */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({
-      code: trpcCodeForStatus(domainErrorStatus(cause)) as TRPC_ERROR_CODE_KEY,
-      message: cause.message,
-      cause,
-    });
-  }
-  return result;
-});
+const domainErrors = skipOnRestDoor(
+  t.middleware(async ({ next }) => {
+    const result = await next();
+    if (!result.ok && result.error.cause instanceof DomainError) {
+      const cause = result.error.cause;
+      throw new TRPCError({
+        code: trpcCodeForStatus(domainErrorStatus(cause)) as TRPC_ERROR_CODE_KEY,
+        message: cause.message,
+        cause,
+      });
+    }
+    return result;
+  }),
+  () => true,
+);
 
 const rateLimited = skipOnRestDoor(
   t.middleware(async ({ ctx, meta, next }) => {
@@ -92,10 +97,13 @@ const absentInputAsObject = skipOnRestDoor(
 );
 
 /** A NUL in any input string is a 422 here, not a database fault (a 500) later. */
-const noNulCharacters = t.middleware(async ({ getRawInput, next }) => {
-  rejectNulCharacters(await getRawInput());
-  return next();
-});
+const noNulCharacters = checkOnRestDoor(
+  t.middleware(async ({ getRawInput, next }) => {
+    rejectNulCharacters(await getRawInput());
+    return next();
+  }),
+  (_ctx, rawInput) => rejectNulCharacters(rawInput),
+);
 
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);
 
