@@ -70,21 +70,6 @@ export interface NewConversation {
   now: Date;
 }
 
-export async function insertConversation(
-  sql: Executor,
-  workspaceId: number,
-  c: NewConversation,
-): Promise<ConversationRow> {
-  const [row] = await sql<ConversationRow[]>`
-    INSERT INTO conversations (workspace_id, chatbot_id, visitor_id, channel, meta,
-      visitor_name, visitor_email, visitor_phone, last_message_at, created_at)
-    VALUES (${workspaceId}, ${c.chatbotId}, ${c.visitorId}, ${c.channel},
-      ${sql.json(c.meta as never)}, ${c.visitorName ?? null}, ${c.visitorEmail ?? null},
-      ${c.visitorPhone ?? null}, ${c.now}, ${c.now})
-    RETURNING *`;
-  return row!;
-}
-
 /** Columns a state transition or a visitor turn may change. */
 export interface ConversationPatch {
   status?: ConversationStatus;

@@ -168,17 +168,6 @@ export interface ChunkHit {
   score: number;
 }
 
-/** The lexemes of a question under a bot's text-search configuration (stop words dropped). */
-export async function questionLexemes(
-  sql: Executor,
-  language: string,
-  text: string,
-): Promise<string[]> {
-  const [row] = await sql<{ lex: string[] }[]>`
-    SELECT tsvector_to_array(to_tsvector(${language}::regconfig, ${text})) AS lex`;
-  return row?.lex ?? [];
-}
-
 /**
  * Full-text matches of one tsquery (given as text of quoted lexemes), ranked
  * by cover density with titles weighted. At most `candidates` matching rows
@@ -206,6 +195,48 @@ export async function searchChunksFullText(
       FROM cand c, q
      ORDER BY score DESC, c.id
      LIMIT ${query.limit}`;
+}
+
+/**
+ * The first, most selective full-text tier in one round trip: the question's
+ * lexemes under the bot's text-search configuration (stop words dropped, at
+ * most `maxLexemes`) and the
+ * chunks holding all of them, ranked as `searchChunksFullText` ranks. The
+ * lexemes come back for the weaker tiers. One statement instead of two
+ * matters on the embedded database, where every round trip queues on one
+ * connection before the first token (docs/BENCHMARKS.md).
+ */
+export async function searchChunksAllWords(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  query: { language: string; text: string; maxLexemes: number; limit: number; candidates: number },
+): Promise<{ lexemes: string[]; hits: ChunkHit[] }> {
+  // Each lexeme quoted for tsquery as retrieve_chunks.ts quotes them: ' and \ doubled.
+  const [row] = await sql<{ lex: string[] | null; hits: ChunkHit[] }[]>`
+    WITH lx AS (
+      SELECT (tsvector_to_array(to_tsvector(${query.language}::regconfig, ${query.text})))
+             [1:${query.maxLexemes}] AS lex),
+    q AS (
+      SELECT lex, (SELECT string_agg(chr(39) || replace(replace(l, chr(92), chr(92) || chr(92)),
+                                      chr(39), chr(39) || chr(39)) || chr(39), ' & ')
+                     FROM unnest(lex) l)::tsquery AS tsq
+        FROM lx),
+    cand AS MATERIALIZED (
+      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
+        FROM knowledge_chunks k, q
+       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+       LIMIT ${query.candidates}),
+    hits AS (
+      SELECT c.id, c.source_id, c.title, c.url, c.content,
+             ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
+             (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
+        FROM cand c, q
+       ORDER BY score DESC, c.id
+       LIMIT ${query.limit})
+    SELECT (SELECT lex FROM q) AS lex,
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM hits h), '[]') AS hits`;
+  return { lexemes: row?.lex ?? [], hits: row?.hits ?? [] };
 }
 
 /** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */

@@ -15,7 +15,7 @@ import {
   recentMessages,
 } from "../../db/messages.ts";
 import { Conflict } from "../errors.ts";
-import { HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
+import { HISTORY_MESSAGES, HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
 import { type PreparedReply, prepareReply } from "./prepare_reply.ts";
 import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
 import { completeChat } from "./chat_completion.ts";
@@ -26,6 +26,8 @@ export interface ReplyInput {
   bot: ChatbotRow;
   conversation: ConversationRow;
   visitorMessage: MessageRow;
+  /** The messages before it, oldest first, when the turn already read them. */
+  history?: MessageRow[];
 }
 
 export interface Reply {
@@ -35,8 +37,6 @@ export interface Reply {
   tokensOut: number;
   model: string;
 }
-
-const HISTORY_MESSAGES = 20;
 
 export async function generateReply(
   deps: AppDeps,
@@ -51,7 +51,8 @@ export async function generateReply(
   const { workspaceId, bot, conversation, visitorMessage } = input;
   const [{ provider, retrieved }, history] = await Promise.all([
     opts.prepared ?? prepareReply(deps, { workspaceId, bot, query: visitorMessage.content }),
-    recentMessages(deps.sql, workspaceId, conversation.id, visitorMessage.id, HISTORY_MESSAGES),
+    input.history ??
+      recentMessages(deps.sql, workspaceId, conversation.id, visitorMessage.id, HISTORY_MESSAGES),
   ]);
   const used = chunksWithinBudget(retrieved);
   const messages = buildPrompt({ bot, chunks: used, history, question: visitorMessage.content });

@@ -47,6 +47,7 @@ export async function answerVisitorMessage(
       bot: input.bot,
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
+      history: turn.history,
     }, { prepared });
     return { conversation: turn.conversation, reply, note: null };
   } catch (err) {

@@ -1,8 +1,11 @@
 /**
- * A visitor's message arrives (v1 or widget): in one transaction find or start
- * the conversation, reopen it if it was closed, store the message, bump its
+ * A visitor's message arrives (v1 or widget): atomically find or start the
+ * conversation, reopen it if it was closed, store the message, bump its
  * activity time and take one unit of the monthly quota. A refused quota rolls
- * everything back, so a 429 leaves nothing behind.
+ * everything back, so a 429 leaves nothing behind. A new conversation's first
+ * turn is one statement (db/first_turn.ts); a later turn is a transaction that
+ * locks the conversation and also reads the history the reply needs, so no
+ * query is left between the commit and the provider call.
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
@@ -10,12 +13,13 @@ import type { Tx } from "../../db/client.ts";
 import {
   type ConversationRow,
   findConversationByPublicId,
-  insertConversation,
   updateConversation,
 } from "../../db/conversations.ts";
-import { appendMessage, type MessageRow } from "../../db/messages.ts";
+import { insertFirstTurn } from "../../db/first_turn.ts";
+import { appendMessage, type MessageRow, recentMessages } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
-import { takeMessageQuota } from "../usage/take_message_quota.ts";
+import { quotaMonth } from "../usage/quota_month.ts";
+import { quotaExceeded, takeMessageQuota } from "../usage/take_message_quota.ts";
 import { aiMayAnswer, applyTransition } from "./state_machine.ts";
 
 export interface VisitorTurnInput {
@@ -33,9 +37,14 @@ export interface VisitorTurnInput {
   requireVisitorMatch?: boolean;
 }
 
+/** Messages before the visitor's, oldest first, that a reply takes as context. */
+export const HISTORY_MESSAGES = 20;
+
 export interface VisitorTurn {
   conversation: ConversationRow;
   visitorMessage: MessageRow;
+  /** Up to HISTORY_MESSAGES messages before `visitorMessage`, oldest first. */
+  history: MessageRow[];
   /** False while a human owns the conversation: nobody calls the AI then. */
   aiShouldAnswer: boolean;
   /** Why the AI stays silent, for the caller to show; null when it answers. */
@@ -50,21 +59,8 @@ export async function startVisitorTurn(
   input: VisitorTurnInput,
 ): Promise<VisitorTurn> {
   const now = deps.clock();
-  let changed = input.conversationId === undefined;
-  const result = await deps.sql.begin(async (tx) => {
-    let conversation = await openConversation(tx, input, now);
-    await takeMessageQuota(tx, input.workspaceId, now);
-    const before = conversation.status;
-    conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
-    changed ||= conversation.status !== before;
-    const visitorMessage = (await appendMessage(tx, input.workspaceId, {
-      conversationId: conversation.id,
-      role: "visitor",
-      content: input.content,
-      now,
-    }))!;
-    return { conversation: { ...conversation, last_message_at: now }, visitorMessage };
-  });
+  const isNew = input.conversationId === undefined;
+  const result = isNew ? await firstTurn(deps, input, now) : await laterTurn(deps, input, now);
   const aiShouldAnswer = aiMayAnswer(result.conversation);
   await deps.bus.emit({
     type: "message.created",
@@ -73,7 +69,7 @@ export async function startVisitorTurn(
     messageId: result.visitorMessage.id,
     role: "visitor",
   }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
-  if (changed) {
+  if (isNew || result.reopened) {
     await deps.bus.emit({
       type: "conversation.changed",
       workspaceId: input.workspaceId,
@@ -81,32 +77,81 @@ export async function startVisitorTurn(
       status: result.conversation.status,
     }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
   }
-  return { ...result, aiShouldAnswer, note: aiShouldAnswer ? null : HUMAN_OWNS_NOTE };
+  return {
+    conversation: result.conversation,
+    visitorMessage: result.visitorMessage,
+    history: result.history,
+    aiShouldAnswer,
+    note: aiShouldAnswer ? null : HUMAN_OWNS_NOTE,
+  };
 }
 
-async function openConversation(
+interface StoredTurn {
+  conversation: ConversationRow;
+  visitorMessage: MessageRow;
+  history: MessageRow[];
+  /** Whether the message reopened a closed conversation. */
+  reopened: boolean;
+}
+
+/** A new conversation: quota, conversation and message in one statement; no history yet. */
+async function firstTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Promise<StoredTurn> {
+  const stored = await insertFirstTurn(deps.sql, input.workspaceId, {
+    chatbotId: input.bot.id,
+    visitorId: input.visitorId,
+    channel: input.channel ?? "api",
+    meta: input.meta ?? {},
+    visitorName: input.visitor?.name || undefined,
+    visitorEmail: input.visitor?.email || undefined,
+    visitorPhone: input.visitor?.phone || undefined,
+    content: input.content,
+    month: quotaMonth(now),
+    now,
+  });
+  if (!stored) throw quotaExceeded(now);
+  return { ...stored, history: [], reopened: false };
+}
+
+/** A message in an existing conversation: locked, reopened if closed, history read. */
+async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Promise<StoredTurn> {
+  return await deps.sql.begin(async (tx) => {
+    let conversation = await continueConversation(tx, input, input.conversationId!);
+    await takeMessageQuota(tx, input.workspaceId, now);
+    const before = conversation.status;
+    conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
+    const visitorMessage = (await appendMessage(tx, input.workspaceId, {
+      conversationId: conversation.id,
+      role: "visitor",
+      content: input.content,
+      now,
+    }))!;
+    const history = await recentMessages(
+      tx,
+      input.workspaceId,
+      conversation.id,
+      visitorMessage.id,
+      HISTORY_MESSAGES,
+    );
+    return {
+      conversation: { ...conversation, last_message_at: now },
+      visitorMessage,
+      history,
+      reopened: conversation.status !== before,
+    };
+  });
+}
+
+async function continueConversation(
   tx: Tx,
   input: VisitorTurnInput,
-  now: Date,
+  conversationId: string,
 ): Promise<ConversationRow> {
   const visitor = {
     visitor_name: input.visitor?.name || undefined,
     visitor_email: input.visitor?.email || undefined,
     visitor_phone: input.visitor?.phone || undefined,
   };
-  if (input.conversationId === undefined) {
-    return await insertConversation(tx, input.workspaceId, {
-      chatbotId: input.bot.id,
-      visitorId: input.visitorId,
-      channel: input.channel ?? "api",
-      meta: input.meta ?? {},
-      visitorName: visitor.visitor_name,
-      visitorEmail: visitor.visitor_email,
-      visitorPhone: visitor.visitor_phone,
-      now,
-    });
-  }
-  const found = await findConversationByPublicId(tx, input.workspaceId, input.conversationId, {
+  const found = await findConversationByPublicId(tx, input.workspaceId, conversationId, {
     forUpdate: true,
   });
   if (

@@ -10,7 +10,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import {
   botHasEmbeddings,
   type ChunkHit,
-  questionLexemes,
+  searchChunksAllWords,
   searchChunksFullText,
   searchChunksVector,
 } from "../../db/knowledge.ts";
@@ -70,14 +70,21 @@ async function fullTextCandidates(
   input: { workspaceId: number; bot: Pick<ChatbotRow, "id" | "language">; query: string },
   enough: number,
 ): Promise<ChunkHit[]> {
-  const lexemes = [...new Set(await questionLexemes(deps.sql, input.bot.language, input.query))]
-    .slice(0, MAX_LEXEMES);
-  if (lexemes.length === 0) return [];
+  // The all-words tier comes back with the lexemes in one round trip.
+  const first = await searchChunksAllWords(deps.sql, input.workspaceId, input.bot.id, {
+    language: input.bot.language,
+    text: input.query,
+    maxLexemes: MAX_LEXEMES,
+    limit: CANDIDATES,
+    candidates: TIER_CANDIDATES,
+  });
+  const hits: ChunkHit[] = first.hits;
+  const lexemes = first.lexemes;
+  if (hits.length >= enough || lexemes.length < 2) return hits;
   const quoted = lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`);
-  const tiers = [quoted.join(" & ")];
+  const tiers: string[] = [];
   if (quoted.length > 2) tiers.push(pairs(quoted).join(" | "));
-  if (quoted.length > 1) tiers.push(quoted.join(" | "));
-  const hits: ChunkHit[] = [];
+  tiers.push(quoted.join(" | "));
   for (const tsquery of tiers) {
     const found = await searchChunksFullText(deps.sql, input.workspaceId, input.bot.id, {
       tsquery,

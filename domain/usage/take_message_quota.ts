@@ -15,11 +15,14 @@ export async function takeMessageQuota(
   now: Date,
 ): Promise<number> {
   const used = await incrementWithinLimit(tx, workspaceId, quotaMonth(now));
-  if (used === null) {
-    throw new QuotaExceeded(
-      "The workspace has reached its monthly message limit.",
-      secondsUntilNextMonth(now),
-    );
-  }
+  if (used === null) throw quotaExceeded(now);
   return used;
+}
+
+/** The 429 for a workspace whose monthly messages are used up, retryable next month. */
+export function quotaExceeded(now: Date): QuotaExceeded {
+  return new QuotaExceeded(
+    "The workspace has reached its monthly message limit.",
+    secondsUntilNextMonth(now),
+  );
 }

@@ -99,6 +99,7 @@ export async function answerTurn(
       bot,
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
+      history: turn.history,
     }, { ...opts, prepared: turn.prepared });
     return { source: "ai", messageId: reply.message.id, sources: reply.sources };
   } catch (err) {

@@ -71,6 +71,19 @@ Deno.test("v1 messages", serverTestOptions, async (t) => {
       },
     );
 
+    await t.step(
+      "quotes and backslashes in a question are searched as words, not as query syntax",
+      async () => {
+        const r = await send({
+          message: "O'Brien's \\ question: how long does shipping' take & | !?",
+          visitor_id: "v-quotes",
+        });
+        assertEquals(r.status, 200, r.text);
+        const system = fake.requests.at(-1)!.messages[0]!;
+        assertMatch(system.content, /Express shipping takes 2 days/);
+      },
+    );
+
     await t.step("the reply stores its sources, tokens, model and cost", async () => {
       const wid = await acmeId();
       const conv = await findConversationByPublicId(s.deps.sql, wid, conversationId);
