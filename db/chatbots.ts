@@ -63,6 +63,25 @@ export async function findActiveChatbotByPublicKey(
   return row ?? null;
 }
 
+/**
+ * The widget's bot with its workspace's encrypted key for the bot's provider
+ * (null when none is stored), in one round trip: a streamed reply needs both
+ * before its first token.
+ */
+export async function findActiveChatbotWithProviderKey(
+  sql: Executor,
+  publicKey: string,
+): Promise<{ bot: ChatbotRow; providerCiphertext: string | null } | null> {
+  const [row] = await sql<(ChatbotRow & { provider_ciphertext: string | null })[]>`
+    SELECT b.*, pk.ciphertext AS provider_ciphertext
+      FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
+      LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider
+     WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
+  if (!row) return null;
+  const { provider_ciphertext, ...bot } = row;
+  return { bot, providerCiphertext: provider_ciphertext };
+}
+
 export interface ChatbotInput {
   name: string;
   publicKey: string;

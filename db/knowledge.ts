@@ -206,14 +206,33 @@ export async function searchChunksFullText(
  * matters on the embedded database, where every round trip queues on one
  * connection before the first token (docs/BENCHMARKS.md).
  */
+export interface AllWordsTier {
+  lexemes: string[];
+  hits: ChunkHit[];
+  /** Whether the bot has ready embedded sources (asked only `withEmbeddedFlag`). */
+  botHasEmbeddings: boolean;
+}
+
 export async function searchChunksAllWords(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
-  query: { language: string; text: string; maxLexemes: number; limit: number; candidates: number },
-): Promise<{ lexemes: string[]; hits: ChunkHit[] }> {
+  query: {
+    language: string;
+    text: string;
+    maxLexemes: number;
+    limit: number;
+    candidates: number;
+    withEmbeddedFlag?: boolean;
+  },
+): Promise<AllWordsTier> {
+  const embedded = query.withEmbeddedFlag
+    ? sql`EXISTS (SELECT 1 FROM knowledge_sources
+                   WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
+                     AND embedded AND status = 'ready')`
+    : sql`false`;
   // Each lexeme quoted for tsquery as retrieve_chunks.ts quotes them: ' and \ doubled.
-  const [row] = await sql<{ lex: string[] | null; hits: ChunkHit[] }[]>`
+  const [row] = await sql<{ lex: string[] | null; hits: ChunkHit[]; embedded: boolean }[]>`
     WITH lx AS (
       SELECT (tsvector_to_array(to_tsvector(${query.language}::regconfig, ${query.text})))
              [1:${query.maxLexemes}] AS lex),
@@ -235,8 +254,13 @@ export async function searchChunksAllWords(
        ORDER BY score DESC, c.id
        LIMIT ${query.limit})
     SELECT (SELECT lex FROM q) AS lex,
-           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM hits h), '[]') AS hits`;
-  return { lexemes: row?.lex ?? [], hits: row?.hits ?? [] };
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM hits h), '[]') AS hits,
+           ${embedded} AS embedded`;
+  return {
+    lexemes: row?.lex ?? [],
+    hits: row?.hits ?? [],
+    botHasEmbeddings: row?.embedded ?? false,
+  };
 }
 
 /** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */
@@ -273,17 +297,4 @@ export async function sourceBotProvider(
     SELECT b.provider FROM knowledge_sources s JOIN chatbots b ON b.id = s.chatbot_id
      WHERE s.workspace_id = ${workspaceId} AND s.id = ${sourceId}`;
   return row?.provider ?? null;
-}
-
-/** Whether any ready source of the bot has embedded chunks (the vector leg is worth a call). */
-export async function botHasEmbeddings(
-  sql: Executor,
-  workspaceId: number,
-  chatbotId: number,
-): Promise<boolean> {
-  const [row] = await sql<{ ok: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM knowledge_sources
-                    WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
-                      AND embedded AND status = 'ready') AS ok`;
-  return row?.ok ?? false;
 }

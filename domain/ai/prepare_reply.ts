@@ -17,20 +17,30 @@ export interface PreparedReply {
   retrieved: RetrievedChunk[];
 }
 
-export async function prepareReply(
-  deps: AppDeps,
-  input: { workspaceId: number; bot: ChatbotRow; query: string },
-): Promise<PreparedReply> {
-  const provider = await openProviderClient(deps, input.workspaceId, input.bot.provider);
-  const retrieved = await retrieveChunks(deps, { ...input, provider });
-  return { provider, retrieved };
+export interface PrepareInput {
+  workspaceId: number;
+  bot: ChatbotRow;
+  query: string;
+  /** The stored provider key, when read with the bot (null: none); else looked up. */
+  providerCiphertext?: string | null;
+}
+
+export async function prepareReply(deps: AppDeps, input: PrepareInput): Promise<PreparedReply> {
+  const provider = openProviderClient(
+    deps,
+    input.workspaceId,
+    input.bot.provider,
+    input.providerCiphertext,
+  );
+  // The full-text search needs no provider: it starts now, and only the
+  // query embedding waits for the client (a missing key fails below instead).
+  const retrieved = retrieveChunks(deps, { ...input, provider: provider.catch(() => null) });
+  const [client, chunks] = await Promise.all([provider, retrieved]);
+  return { provider: client, retrieved: chunks };
 }
 
 /** Start preparing now; if nobody awaits it (the turn failed first), its failure stays silent. */
-export function startPreparingReply(
-  deps: AppDeps,
-  input: { workspaceId: number; bot: ChatbotRow; query: string },
-): Promise<PreparedReply> {
+export function startPreparingReply(deps: AppDeps, input: PrepareInput): Promise<PreparedReply> {
   const prepared = prepareReply(deps, input);
   prepared.catch(() => {});
   return prepared;

@@ -22,15 +22,24 @@ export interface ProviderClient {
 export const NO_KEY_MESSAGE =
   "No API key is configured for the bot's AI provider. Check the provider key configured for the workspace.";
 
-/** Null when no key is stored (callers that can degrade, like training, decide). */
+/**
+ * Null when no key is stored (callers that can degrade, like training, decide).
+ * `ciphertext`, when the caller already read the stored key with the bot (null:
+ * none stored), saves the lookup.
+ */
 export async function findProviderClient(
   deps: ProviderDeps,
   workspaceId: number,
   provider: string,
+  ciphertext?: string | null,
 ): Promise<ProviderClient | null> {
   const info = providerInfo(provider);
   if (!info) return null;
-  const stored = await findProviderKey(deps.sql, workspaceId, provider);
+  const stored = ciphertext === undefined
+    ? await findProviderKey(deps.sql, workspaceId, provider)
+    : ciphertext === null
+    ? null
+    : { ciphertext };
   if (!stored) return null;
   let apiKey: string;
   try {
@@ -53,8 +62,9 @@ export async function openProviderClient(
   deps: ProviderDeps,
   workspaceId: number,
   provider: string,
+  ciphertext?: string | null,
 ): Promise<ProviderClient> {
-  const found = await findProviderClient(deps, workspaceId, provider);
+  const found = await findProviderClient(deps, workspaceId, provider, ciphertext);
   if (!found) throw new ProviderUnavailable(NO_KEY_MESSAGE);
   return found;
 }

@@ -8,7 +8,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import {
-  botHasEmbeddings,
+  type AllWordsTier,
   type ChunkHit,
   searchChunksAllWords,
   searchChunksFullText,
@@ -46,14 +46,28 @@ export async function retrieveChunks(
     bot: Pick<ChatbotRow, "id" | "language">;
     query: string;
     limit?: number;
-    /** When given (and pgvector is on), the query is embedded for the vector leg. */
-    provider?: ProviderClient | null;
+    /**
+     * When given (and pgvector is on), the query is embedded for the vector
+     * leg; a promise lets the full-text search start before the client is open.
+     */
+    provider?: ProviderClient | null | Promise<ProviderClient | null>;
   },
 ): Promise<RetrievedChunk[]> {
   const limit = input.limit ?? 6;
+  // Whether the bot has embedded knowledge comes with the first full-text
+  // tier (one round trip, not two); only then is the question embedded.
+  const withVector = deps.db.vector && input.provider !== undefined && input.provider !== null;
+  const first = searchChunksAllWords(deps.sql, input.workspaceId, input.bot.id, {
+    language: input.bot.language,
+    text: input.query,
+    maxLexemes: MAX_LEXEMES,
+    limit: CANDIDATES,
+    candidates: TIER_CANDIDATES,
+    withEmbeddedFlag: withVector,
+  });
   const [text, vector] = await Promise.all([
-    fullTextCandidates(deps, input, limit),
-    vectorCandidates(deps, input),
+    fullTextCandidates(deps, input, limit, first),
+    withVector ? vectorCandidates(deps, input, first.then((f) => f.botHasEmbeddings)) : [],
   ]);
   return fuse([text, vector]).slice(0, limit);
 }
@@ -69,17 +83,10 @@ async function fullTextCandidates(
   deps: RetrieveDeps,
   input: { workspaceId: number; bot: Pick<ChatbotRow, "id" | "language">; query: string },
   enough: number,
+  allWords: Promise<AllWordsTier>,
 ): Promise<ChunkHit[]> {
-  // The all-words tier comes back with the lexemes in one round trip.
-  const first = await searchChunksAllWords(deps.sql, input.workspaceId, input.bot.id, {
-    language: input.bot.language,
-    text: input.query,
-    maxLexemes: MAX_LEXEMES,
-    limit: CANDIDATES,
-    candidates: TIER_CANDIDATES,
-  });
-  const hits: ChunkHit[] = first.hits;
-  const lexemes = first.lexemes;
+  // The all-words tier came back with the question's lexemes in one round trip.
+  const { hits, lexemes } = await allWords;
   if (hits.length >= enough || lexemes.length < 2) return hits;
   const quoted = lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`);
   const tiers: string[] = [];
@@ -113,14 +120,15 @@ async function vectorCandidates(
     workspaceId: number;
     bot: Pick<ChatbotRow, "id">;
     query: string;
-    provider?: ProviderClient | null;
+    provider?: ProviderClient | null | Promise<ProviderClient | null>;
   },
+  botHasEmbeddings: Promise<boolean>,
 ): Promise<ChunkHit[]> {
-  const model = input.provider?.info.embeddingModel;
-  if (!deps.db.vector || !input.provider || !model) return [];
-  if (!await botHasEmbeddings(deps.sql, input.workspaceId, input.bot.id)) return [];
+  const provider = await input.provider;
+  const model = provider?.info.embeddingModel;
+  if (!provider || !model || !await botHasEmbeddings) return [];
   try {
-    const [embedding] = await embedTexts(input.provider.client, model, [input.query]);
+    const [embedding] = await embedTexts(provider.client, model, [input.query]);
     if (!embedding) return [];
     return await searchChunksVector(deps.sql, input.workspaceId, input.bot.id, {
       embedding,

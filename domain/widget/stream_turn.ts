@@ -26,6 +26,8 @@ export interface StreamTurnInput {
   /** Name, e-mail and phone from the pre-chat form: the visitor's own, unverified claim. */
   visitor?: { name?: string; email?: string; phone?: string };
   identity?: string;
+  /** The workspace's stored key for the bot's provider, read with the bot (null: none). */
+  providerCiphertext?: string | null;
 }
 
 /** Verify the identity token, then store the visitor message (one transaction). */
@@ -58,6 +60,7 @@ export async function openStreamTurn(
     workspaceId: bot.workspace_id,
     bot,
     query: input.message,
+    providerCiphertext: input.providerCiphertext,
   });
   const turn = await startVisitorTurn(deps, {
     workspaceId: bot.workspace_id,
