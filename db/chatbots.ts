@@ -63,23 +63,39 @@ export async function findActiveChatbotByPublicKey(
   return row ?? null;
 }
 
+/** What a streamed reply needs before its first token, read with the bot. */
+export interface ChatbotForReply {
+  bot: ChatbotRow;
+  /** The workspace's encrypted key for the bot's provider; null when none is stored. */
+  providerCiphertext: string | null;
+  /** Messages left in `month` under the plan's limit; null when unlimited. */
+  quotaHeadroom: number | null;
+}
+
 /**
- * The widget's bot with its workspace's encrypted key for the bot's provider
- * (null when none is stored), in one round trip: a streamed reply needs both
- * before its first token.
+ * The widget's bot, its workspace's stored provider key and the quota left
+ * this month, in one round trip: a streamed reply needs all three before its
+ * first token.
  */
-export async function findActiveChatbotWithProviderKey(
+export async function findActiveChatbotForReply(
   sql: Executor,
   publicKey: string,
-): Promise<{ bot: ChatbotRow; providerCiphertext: string | null } | null> {
-  const [row] = await sql<(ChatbotRow & { provider_ciphertext: string | null })[]>`
-    SELECT b.*, pk.ciphertext AS provider_ciphertext
+  month: string,
+): Promise<ChatbotForReply | null> {
+  const [row] = await sql<
+    (ChatbotRow & { provider_ciphertext: string | null; quota_headroom: number | null })[]
+  >`
+    SELECT b.*, pk.ciphertext AS provider_ciphertext,
+           (SELECT p.monthly_message_limit - COALESCE(
+                     (SELECT u.messages_used FROM usage_counters u
+                       WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
+              FROM plans p WHERE p.id = w.plan_id) AS quota_headroom
       FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
       LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider
      WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
   if (!row) return null;
-  const { provider_ciphertext, ...bot } = row;
-  return { bot, providerCiphertext: provider_ciphertext };
+  const { provider_ciphertext, quota_headroom, ...bot } = row;
+  return { bot, providerCiphertext: provider_ciphertext, quotaHeadroom: quota_headroom };
 }
 
 export interface ChatbotInput {

@@ -16,9 +16,8 @@ import {
 } from "../../db/messages.ts";
 import { Conflict } from "../errors.ts";
 import { HISTORY_MESSAGES, HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
-import { type PreparedReply, prepareReply } from "./prepare_reply.ts";
-import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
-import { completeChat } from "./chat_completion.ts";
+import { type PreparedReply, startPreparingReply } from "./prepare_reply.ts";
+import { type ReplyDraft, startReplyDraft } from "./reply_draft.ts";
 import { costMicroCents } from "./pricing.ts";
 
 export interface ReplyInput {
@@ -46,22 +45,15 @@ export async function generateReply(
     signal?: AbortSignal;
     /** Started beside the turn (see prepare_reply.ts); computed here when absent. */
     prepared?: Promise<PreparedReply>;
+    /** The provider call itself, already under way (see reply_draft.ts). */
+    draft?: ReplyDraft;
   } = {},
 ): Promise<Reply> {
   const { workspaceId, bot, conversation, visitorMessage } = input;
-  const [{ provider, retrieved }, history] = await Promise.all([
-    opts.prepared ?? prepareReply(deps, { workspaceId, bot, query: visitorMessage.content }),
-    input.history ??
-      recentMessages(deps.sql, workspaceId, conversation.id, visitorMessage.id, HISTORY_MESSAGES),
-  ]);
-  const used = chunksWithinBudget(retrieved);
-  const messages = buildPrompt({ bot, chunks: used, history, question: visitorMessage.content });
-  const result = await completeChat(provider.client, bot.model, messages, {
-    onDelta: opts.onDelta,
-    signal: opts.signal,
-    maxTokens: BUDGET.reply,
-    idleTimeoutMs: provider.timeoutMs,
-  });
+  const draft = opts.draft ?? await startDraft(deps, input, opts);
+  if (opts.onDelta) draft.listen(opts.onDelta, opts.signal);
+  else if (opts.signal) opts.signal.addEventListener("abort", () => draft.cancel(), { once: true });
+  const { result, used } = await draft.done;
   const sources = distinctSources(used);
   const now = deps.clock();
   // One statement: a human may have taken over while the provider was
@@ -92,6 +84,31 @@ export async function generateReply(
     tokensOut: result.tokensOut,
     model: bot.model,
   };
+}
+
+/** The provider call for a turn whose caller did not start one: groundwork and history first. */
+async function startDraft(
+  deps: AppDeps,
+  input: ReplyInput,
+  opts: { onDelta?: (text: string) => void; prepared?: Promise<PreparedReply> },
+): Promise<ReplyDraft> {
+  const { workspaceId, bot, conversation, visitorMessage } = input;
+  const prepared = opts.prepared ??
+    startPreparingReply(deps, { workspaceId, bot, query: visitorMessage.content });
+  const history = input.history ??
+    await recentMessages(
+      deps.sql,
+      workspaceId,
+      conversation.id,
+      visitorMessage.id,
+      HISTORY_MESSAGES,
+    );
+  return startReplyDraft(prepared, {
+    bot,
+    history,
+    question: visitorMessage.content,
+    stream: opts.onDelta !== undefined,
+  });
 }
 
 /** One citation per source document (or crawled page), in retrieval order. */

@@ -4,10 +4,12 @@
  */
 import type { Executor } from "../../db/client.ts";
 import {
+  type ChatbotForReply,
   type ChatbotRow,
   findActiveChatbotByPublicKey,
-  findActiveChatbotWithProviderKey,
+  findActiveChatbotForReply,
 } from "../../db/chatbots.ts";
+import { quotaMonth } from "../usage/quota_month.ts";
 import { NotFound } from "../errors.ts";
 
 export async function loadWidgetBot(sql: Executor, publicKey: string): Promise<ChatbotRow> {
@@ -17,14 +19,16 @@ export async function loadWidgetBot(sql: Executor, publicKey: string): Promise<C
 }
 
 /**
- * The bot for a reply, with the workspace's stored provider key (encrypted;
- * null when none): one query where a reply would otherwise need two.
+ * The bot for a reply, with the workspace's stored provider key (encrypted)
+ * and this month's quota headroom: one query where a reply would otherwise
+ * need three.
  */
 export async function loadWidgetBotForReply(
   sql: Executor,
   publicKey: string,
-): Promise<{ bot: ChatbotRow; providerCiphertext: string | null }> {
-  const found = await findActiveChatbotWithProviderKey(sql, publicKey);
+  now: Date,
+): Promise<ChatbotForReply> {
+  const found = await findActiveChatbotForReply(sql, publicKey, quotaMonth(now));
   if (!found) throw new NotFound("No active chatbot with that key.");
   return found;
 }

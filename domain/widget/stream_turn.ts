@@ -10,6 +10,7 @@ import type { MessageSource } from "../../db/messages.ts";
 import { findWorkspace } from "../../db/workspaces.ts";
 import { generateReply } from "../ai/generate_reply.ts";
 import { type PreparedReply, startPreparingReply } from "../ai/prepare_reply.ts";
+import { type ReplyDraft, startReplyDraft } from "../ai/reply_draft.ts";
 import {
   HUMAN_OWNS_NOTE,
   startVisitorTurn,
@@ -28,6 +29,21 @@ export interface StreamTurnInput {
   identity?: string;
   /** The workspace's stored key for the bot's provider, read with the bot (null: none). */
   providerCiphertext?: string | null;
+  /** Messages left this month, read with the bot (null: unlimited; absent: unknown). */
+  quotaHeadroom?: number | null;
+}
+
+/**
+ * A new conversation's reply is drafted beside its first turn only while the
+ * quota is clearly not the turn's obstacle: a refused turn must not have made
+ * the workspace pay for a provider call. A margin, not zero, because other
+ * messages may take the last units meanwhile.
+ */
+const DRAFT_QUOTA_MARGIN = 5;
+
+export function mayDraftEarly(input: StreamTurnInput): boolean {
+  return input.conversationId === undefined && input.quotaHeadroom !== undefined &&
+    (input.quotaHeadroom === null || input.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 
 /** Verify the identity token, then store the visitor message (one transaction). */
@@ -62,23 +78,36 @@ export async function openStreamTurn(
     query: input.message,
     providerCiphertext: input.providerCiphertext,
   });
-  const turn = await startVisitorTurn(deps, {
-    workspaceId: bot.workspace_id,
-    bot,
-    visitorId: input.visitorId,
-    conversationId: input.conversationId,
-    content: input.message,
-    meta: Object.keys(meta).length ? meta : undefined,
-    visitor,
-    channel: "widget",
-    requireVisitorMatch: true,
-  });
-  return { ...turn, prepared };
+  // A new conversation has no history and no human owner yet: the provider
+  // call can start now, its deltas held until the turn is stored.
+  const draft = mayDraftEarly(input)
+    ? startReplyDraft(prepared, { bot, history: [], question: input.message, stream: true })
+    : undefined;
+  let turn: VisitorTurn;
+  try {
+    turn = await startVisitorTurn(deps, {
+      workspaceId: bot.workspace_id,
+      bot,
+      visitorId: input.visitorId,
+      conversationId: input.conversationId,
+      content: input.message,
+      meta: Object.keys(meta).length ? meta : undefined,
+      visitor,
+      channel: "widget",
+      requireVisitorMatch: true,
+    });
+  } catch (err) {
+    draft?.cancel();
+    throw err;
+  }
+  if (!turn.aiShouldAnswer) draft?.cancel();
+  return { ...turn, prepared, draft };
 }
 
-/** A stored visitor turn, with the reply's groundwork already under way. */
+/** A stored visitor turn, with the reply's groundwork (or the provider call) under way. */
 export interface StreamTurn extends VisitorTurn {
   prepared: Promise<PreparedReply>;
+  draft?: ReplyDraft;
 }
 
 export type TurnAnswer =
@@ -103,7 +132,7 @@ export async function answerTurn(
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
       history: turn.history,
-    }, { ...opts, prepared: turn.prepared });
+    }, { ...opts, prepared: turn.prepared, draft: turn.draft });
     return { source: "ai", messageId: reply.message.id, sources: reply.sources };
   } catch (err) {
     if (err instanceof Conflict) return { source: "human", note: HUMAN_OWNS_NOTE };

@@ -444,6 +444,17 @@ Deno.test("widget stream: monthly quota", serverTestOptions, async (t) => {
         "This is the fake answer.",
       ]);
     });
+
+    await t.step(
+      "at the limit, a new conversation is refused without calling the provider",
+      async () => {
+        const calls = fake.requests.length;
+        const r = await postStream(s.url, KEY, { visitor_id: newVisitor(), message: "Hello?" });
+        assertEquals(r.status, 429);
+        await new Promise((done) => setTimeout(done, 50)); // a stray call would have arrived by now
+        assertEquals(fake.requests.length, calls, "the provider was called for a refused turn");
+      },
+    );
   } finally {
     await s.stop();
     await fake.close();

@@ -1,0 +1,80 @@
+/**
+ * The provider's answer, started as soon as its prompt can be built and
+ * consumed later. A widget visitor's first message in a new conversation
+ * starts its draft beside the visitor-turn commit: the prompt needs the
+ * knowledge, not the stored message, so the provider's first token is on its
+ * way while the database commits (docs/BENCHMARKS.md, widget streaming).
+ * Deltas that arrive before anyone listens wait in order; `meta` is still the
+ * first event the visitor sees. A draft whose turn is refused is cancelled,
+ * and callers start one only when no refusal is expected (docs/answering.md).
+ */
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import type { MessageRow } from "../../db/messages.ts";
+import type { RetrievedChunk } from "../knowledge/retrieve_chunks.ts";
+import type { PreparedReply } from "./prepare_reply.ts";
+import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
+import { type ChatResult, completeChat } from "./chat_completion.ts";
+
+export interface DraftOutcome {
+  result: ChatResult;
+  /** The knowledge the prompt carried: the reply's sources. */
+  used: RetrievedChunk[];
+}
+
+export interface ReplyDraft {
+  /** Settles once the provider has finished (or failed, or was cancelled). */
+  readonly done: Promise<DraftOutcome>;
+  /**
+   * Receive the deltas, the queued ones first; `signal` (the visitor leaving)
+   * cancels the provider call. Only for a streamed draft, once.
+   */
+  listen(onDelta: (text: string) => void, signal?: AbortSignal): void;
+  /** Abort the provider call: the turn was refused or nobody will read it. */
+  cancel(): void;
+}
+
+export function startReplyDraft(
+  prepared: Promise<PreparedReply>,
+  input: { bot: ChatbotRow; history: MessageRow[]; question: string; stream: boolean },
+): ReplyDraft {
+  const ac = new AbortController();
+  const queued: string[] = [];
+  let listener: ((text: string) => void) | null = null;
+  const onDelta = (text: string) => {
+    if (listener) listener(text);
+    else queued.push(text);
+  };
+  const done = (async (): Promise<DraftOutcome> => {
+    const { provider, retrieved } = await prepared;
+    ac.signal.throwIfAborted();
+    const used = chunksWithinBudget(retrieved);
+    const messages = buildPrompt({
+      bot: input.bot,
+      chunks: used,
+      history: input.history,
+      question: input.question,
+    });
+    const result = await completeChat(provider.client, input.bot.model, messages, {
+      onDelta: input.stream ? onDelta : undefined,
+      signal: ac.signal,
+      maxTokens: BUDGET.reply,
+      idleTimeoutMs: provider.timeoutMs,
+    });
+    return { result, used };
+  })();
+  // Whoever reads the draft sees its failure; a cancelled draft's is nobody's.
+  done.catch(() => {});
+  return {
+    done,
+    listen(fn, signal) {
+      for (const text of queued.splice(0)) fn(text);
+      listener = fn;
+      if (!signal) return;
+      if (signal.aborted) ac.abort(signal.reason);
+      else signal.addEventListener("abort", () => ac.abort(signal.reason), { once: true });
+    },
+    cancel() {
+      ac.abort();
+    },
+  };
+}
