@@ -49,7 +49,7 @@ export async function generateReply(
     draft?: ReplyDraft;
   } = {},
 ): Promise<Reply> {
-  const { workspaceId, bot, conversation, visitorMessage } = input;
+  const { workspaceId, bot, conversation } = input;
   const draft = opts.draft ?? await startDraft(deps, input, opts);
   if (opts.onDelta) draft.listen(opts.onDelta, opts.signal);
   else if (opts.signal) opts.signal.addEventListener("abort", () => draft.cancel(), { once: true });

@@ -41,12 +41,16 @@ export interface StreamTurnInput {
  */
 const DRAFT_QUOTA_MARGIN = 5;
 
+/** Whether this turn's provider call may start before the turn is stored. */
 export function mayDraftEarly(input: StreamTurnInput): boolean {
   return input.conversationId === undefined && input.quotaHeadroom !== undefined &&
     (input.quotaHeadroom === null || input.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 
-/** Verify the identity token, then store the visitor message (one transaction). */
+/**
+ * Verify the identity token, then store the visitor message; the reply's
+ * groundwork (and, for a new conversation, the provider call) runs beside it.
+ */
 export async function openStreamTurn(
   deps: AppDeps,
   bot: ChatbotRow,
