@@ -8,6 +8,7 @@
 import type { Executor } from "./client.ts";
 import type { ConversationRow, NewConversation } from "./conversations.ts";
 import type { MessageRow } from "./messages.ts";
+import { quotaCtes } from "./usage.ts";
 
 export interface FirstTurn {
   conversation: ConversationRow;
@@ -21,16 +22,7 @@ export async function insertFirstTurn(
   c: NewConversation & { content: string; month: string },
 ): Promise<FirstTurn | null> {
   const [row] = await sql<(ConversationRow & { m_id: number; m_created_at: Date })[]>`
-    WITH lim AS (
-      SELECT p.monthly_message_limit AS l FROM workspaces w JOIN plans p ON p.id = w.plan_id
-       WHERE w.id = ${workspaceId}),
-    quota AS (
-      INSERT INTO usage_counters (workspace_id, month, messages_used)
-      SELECT ${workspaceId}, ${c.month}, 1 FROM lim WHERE lim.l IS NULL OR lim.l > 0
-      ON CONFLICT (workspace_id, month) DO UPDATE
-         SET messages_used = usage_counters.messages_used + 1
-       WHERE usage_counters.messages_used < COALESCE((SELECT l FROM lim), 2147483647)
-      RETURNING messages_used),
+    WITH ${quotaCtes(sql, workspaceId, c.month)},
     conv AS (
       INSERT INTO conversations (workspace_id, chatbot_id, visitor_id, channel, meta,
         visitor_name, visitor_email, visitor_phone, last_message_at, created_at)
