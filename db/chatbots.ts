@@ -72,30 +72,53 @@ export interface ChatbotForReply {
   quotaHeadroom: number | null;
 }
 
+type ReplyRow = ChatbotRow & { provider_ciphertext: string | null; quota_headroom: number | null };
+
+/** The bot's columns plus what a reply needs: its provider key and the quota left in `month`. */
+function replyColumns(sql: Executor, month: string) {
+  return sql`
+    b.*, pk.ciphertext AS provider_ciphertext,
+    (SELECT p.monthly_message_limit - COALESCE(
+              (SELECT u.messages_used FROM usage_counters u
+                WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
+       FROM plans p WHERE p.id = w.plan_id) AS quota_headroom
+      FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
+      LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider`;
+}
+
+function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
+  if (!row) return null;
+  const { provider_ciphertext, quota_headroom, ...bot } = row;
+  return { bot, providerCiphertext: provider_ciphertext, quotaHeadroom: quota_headroom };
+}
+
 /**
  * The widget's bot, its workspace's stored provider key and the quota left
- * this month, in one round trip: a streamed reply needs all three before its
- * first token.
+ * this month, in one round trip: a reply needs all three before its first
+ * token.
  */
 export async function findActiveChatbotForReply(
   sql: Executor,
   publicKey: string,
   month: string,
 ): Promise<ChatbotForReply | null> {
-  const [row] = await sql<
-    (ChatbotRow & { provider_ciphertext: string | null; quota_headroom: number | null })[]
-  >`
-    SELECT b.*, pk.ciphertext AS provider_ciphertext,
-           (SELECT p.monthly_message_limit - COALESCE(
-                     (SELECT u.messages_used FROM usage_counters u
-                       WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
-              FROM plans p WHERE p.id = w.plan_id) AS quota_headroom
-      FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
-      LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider
+  const [row] = await sql<ReplyRow[]>`
+    SELECT ${replyColumns(sql, month)}
      WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
-  if (!row) return null;
-  const { provider_ciphertext, quota_headroom, ...bot } = row;
-  return { bot, providerCiphertext: provider_ciphertext, quotaHeadroom: quota_headroom };
+  return forReply(row);
+}
+
+/** The same for a v1 call: a bot of the caller's workspace, active or not. */
+export async function findWorkspaceChatbotForReply(
+  sql: Executor,
+  workspaceId: number,
+  publicKey: string,
+  month: string,
+): Promise<ChatbotForReply | null> {
+  const [row] = await sql<ReplyRow[]>`
+    SELECT ${replyColumns(sql, month)}
+     WHERE b.workspace_id = ${workspaceId} AND b.public_key = ${publicKey}`;
+  return forReply(row);
 }
 
 export interface ChatbotInput {

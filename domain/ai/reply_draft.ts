@@ -5,8 +5,9 @@
  * knowledge, not the stored message, so the provider's first token is on its
  * way while the database commits (docs/BENCHMARKS.md, widget streaming).
  * Deltas that arrive before anyone listens wait in order; `meta` is still the
- * first event the visitor sees. A draft whose turn is refused is cancelled,
- * and callers start one only when no refusal is expected (docs/answering.md).
+ * first event the visitor sees. A v1 message in a new conversation does the
+ * same. A draft whose turn is refused is cancelled, and callers start one
+ * only when no refusal is expected (`mayDraftEarly`, docs/answering.md).
  */
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { MessageRow } from "../../db/messages.ts";
@@ -31,6 +32,26 @@ export interface ReplyDraft {
   listen(onDelta: (text: string) => void, signal?: AbortSignal): void;
   /** Abort the provider call: the turn was refused or nobody will read it. */
   cancel(): void;
+}
+
+/**
+ * A reply is drafted before its turn is stored only for a new conversation
+ * (no history, no human owner yet) and only while the quota is clearly not
+ * the turn's obstacle: a refused turn must not make the workspace pay for a
+ * provider call. A margin, not zero, because other messages may take the
+ * last units meanwhile.
+ */
+const DRAFT_QUOTA_MARGIN = 5;
+
+/**
+ * Whether a turn's provider call may start before the turn is stored.
+ * `quotaHeadroom`: messages left this month (null: unlimited; absent: unknown).
+ */
+export function mayDraftEarly(
+  turn: { conversationId?: string; quotaHeadroom?: number | null },
+): boolean {
+  return turn.conversationId === undefined && turn.quotaHeadroom !== undefined &&
+    (turn.quotaHeadroom === null || turn.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 
 export function startReplyDraft(

@@ -9,7 +9,8 @@ import { type ConversationRow, findConversationById } from "../../db/conversatio
 import { Conflict, Invalid, ProviderUnavailable } from "../errors.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
-import { HUMAN_OWNS_NOTE, startVisitorTurn } from "./start_visitor_turn.ts";
+import { mayDraftEarly, startReplyDraft } from "../ai/reply_draft.ts";
+import { HUMAN_OWNS_NOTE, startVisitorTurn, type VisitorTurn } from "./start_visitor_turn.ts";
 
 export interface AnsweredMessage {
   conversation: ConversationRow;
@@ -26,6 +27,9 @@ export async function answerVisitorMessage(
     conversationId?: string;
     content: string;
     meta?: Record<string, unknown>;
+    /** Read with the bot (see getChatbotForReply); looked up or not used when absent. */
+    providerCiphertext?: string | null;
+    quotaHeadroom?: number | null;
   },
 ): Promise<AnsweredMessage> {
   if (!input.bot.is_active) {
@@ -36,9 +40,26 @@ export async function answerVisitorMessage(
     workspaceId: input.workspaceId,
     bot: input.bot,
     query: input.content,
+    providerCiphertext: input.providerCiphertext,
   });
-  const turn = await startVisitorTurn(deps, { ...input, channel: "api" });
+  // A new conversation's provider call starts beside its turn (reply_draft.ts).
+  const draft = mayDraftEarly(input)
+    ? startReplyDraft(prepared, {
+      bot: input.bot,
+      history: [],
+      question: input.content,
+      stream: false,
+    })
+    : undefined;
+  let turn: VisitorTurn;
+  try {
+    turn = await startVisitorTurn(deps, { ...input, channel: "api" });
+  } catch (err) {
+    draft?.cancel();
+    throw err;
+  }
   if (!turn.aiShouldAnswer) {
+    draft?.cancel();
     return { conversation: turn.conversation, reply: null, note: turn.note };
   }
   try {
@@ -48,7 +69,7 @@ export async function answerVisitorMessage(
       conversation: turn.conversation,
       visitorMessage: turn.visitorMessage,
       history: turn.history,
-    }, { prepared });
+    }, { prepared, draft });
     return { conversation: turn.conversation, reply, note: null };
   } catch (err) {
     // A human took over while the AI was thinking: their answer wins, and the

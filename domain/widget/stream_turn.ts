@@ -10,7 +10,7 @@ import type { MessageSource } from "../../db/messages.ts";
 import { findWorkspace } from "../../db/workspaces.ts";
 import { generateReply } from "../ai/generate_reply.ts";
 import { type PreparedReply, startPreparingReply } from "../ai/prepare_reply.ts";
-import { type ReplyDraft, startReplyDraft } from "../ai/reply_draft.ts";
+import { mayDraftEarly, type ReplyDraft, startReplyDraft } from "../ai/reply_draft.ts";
 import {
   HUMAN_OWNS_NOTE,
   startVisitorTurn,
@@ -31,20 +31,6 @@ export interface StreamTurnInput {
   providerCiphertext?: string | null;
   /** Messages left this month, read with the bot (null: unlimited; absent: unknown). */
   quotaHeadroom?: number | null;
-}
-
-/**
- * A new conversation's reply is drafted beside its first turn only while the
- * quota is clearly not the turn's obstacle: a refused turn must not have made
- * the workspace pay for a provider call. A margin, not zero, because other
- * messages may take the last units meanwhile.
- */
-const DRAFT_QUOTA_MARGIN = 5;
-
-/** Whether this turn's provider call may start before the turn is stored. */
-export function mayDraftEarly(input: StreamTurnInput): boolean {
-  return input.conversationId === undefined && input.quotaHeadroom !== undefined &&
-    (input.quotaHeadroom === null || input.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 
 /**

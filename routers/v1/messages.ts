@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
 import { chars } from "../schemas/text.ts";
-import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
+import { getChatbotForReply } from "../../domain/chatbots/get_chatbot.ts";
 import { answerVisitorMessage } from "../../domain/conversations/answer_visitor_message.ts";
 
 const META_MAX_BYTES = 16_384;
@@ -47,10 +47,17 @@ export const sendMessage = apiProcedure
   }))
   .mutation(async ({ ctx, input }) => {
     const workspaceId = ctx.auth!.workspace.id;
-    const bot = await getChatbot(ctx.deps.sql, workspaceId, input.key);
+    const { bot, providerCiphertext, quotaHeadroom } = await getChatbotForReply(
+      ctx.deps.sql,
+      workspaceId,
+      input.key,
+      ctx.now,
+    );
     const out = await answerVisitorMessage(ctx.deps, {
       workspaceId,
       bot,
+      providerCiphertext,
+      quotaHeadroom,
       visitorId: input.visitor_id,
       conversationId: input.conversation_id,
       content: input.message,

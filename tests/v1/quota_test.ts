@@ -31,7 +31,9 @@ Deno.test("v1 monthly quota", serverTestOptions, async (t) => {
     });
 
     await t.step("eight concurrent requests for the last message: exactly one wins", async () => {
+      const calls = fake.requests.length;
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => send(`race${i}`)));
+      assertEquals(fake.requests.length - calls, 1, "a refused message reached the provider");
       const statuses = results.map((r) => r.status).sort();
       assertEquals(statuses, [200, 429, 429, 429, 429, 429, 429, 429]);
       const refused = results.find((r) => r.status === 429)!;
