@@ -4,6 +4,7 @@
  * a timeout, a content-type filter and a byte cap enforced while streaming.
  */
 import { type AddressPolicy, assertAddressAllowed, type Resolver } from "./address_policy.ts";
+import { readCapped } from "../io/read_capped.ts";
 
 export const USER_AGENT = "ParleyBot/1.0 (+https://github.com/parley; knowledge crawler)";
 const MAX_REDIRECTS = 5;
@@ -60,35 +61,11 @@ export async function safeFetch(
       await res.body?.cancel();
       return { kind: "skipped", url: url.href, reason: "too large" };
     }
-    const body = await readCapped(res, limits.maxBytes);
+    const body = await readCapped(res.body, limits.maxBytes);
     if (body === null) return { kind: "skipped", url: url.href, reason: "too large" };
     return { kind: "ok", url: url.href, contentType, body: decode(body, contentType) };
   }
   return { kind: "skipped", url: url.href, reason: "too many redirects" };
-}
-
-async function readCapped(res: Response, max: number): Promise<Uint8Array | null> {
-  if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 function decode(bytes: Uint8Array, contentType: string): string {

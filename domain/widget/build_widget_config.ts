@@ -3,33 +3,10 @@
  * branding, welcome message, pre-chat form, and how to stay in touch.
  */
 import type { ChatbotRow } from "../../db/chatbots.ts";
-import {
-  type Branding,
-  brandingOf,
-  DEFAULT_WELCOME_MESSAGE,
-  type Proactive,
-} from "../chatbots/branding.ts";
+import { brandingOf, DEFAULT_WELCOME_MESSAGE } from "../chatbots/branding.ts";
+import type { PrechatField, PrechatFieldName, WidgetConfig } from "./widget_config_shape.ts";
 
-export type PrechatFieldName = "name" | "email" | "phone";
-
-export interface PrechatField {
-  name: PrechatFieldName;
-  label: string;
-  type: "text" | "email" | "tel";
-  required: boolean;
-}
-
-export interface WidgetConfig {
-  public_key: string;
-  name: string;
-  welcome_message: string;
-  branding: Branding;
-  quick_replies: string[];
-  proactive: Proactive;
-  prechat: { enabled: boolean; fields: PrechatField[] };
-  realtime: { transport: "poll"; heartbeat_seconds: number; stream_path: string };
-  features: { human_handoff: boolean; rating: boolean };
-}
+export type { PrechatField, PrechatFieldName, WidgetConfig } from "./widget_config_shape.ts";
 
 /** First heartbeat interval; later ones follow the heartbeat's own `poll_seconds`. */
 export const HEARTBEAT_SECONDS = 15;

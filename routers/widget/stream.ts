@@ -9,7 +9,8 @@ import { z } from "zod";
 import type { AppDeps } from "../../app/deps.ts";
 import { describeError } from "../../app/logger.ts";
 import { ProviderUnavailable, QuotaExceeded } from "../../domain/errors.ts";
-import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
+import { readCapped } from "../../domain/io/read_capped.ts";
+import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { rejectNulCharacters } from "../guards/nul_characters.ts";
@@ -80,20 +81,9 @@ async function readText(req: Request): Promise<string> {
     if (req.body) throw new BadBody("The request body is too large.", 413);
     return "";
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw new BadBody("The request body is too large.", 413);
-    chunks.push(chunk);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const bytes = await readCapped(req.body, MAX_BODY_BYTES);
+  if (bytes === null) throw new BadBody("The request body is too large.", 413);
+  return new TextDecoder().decode(bytes);
 }
 
 async function readJson(req: Request): Promise<Record<string, unknown>> {
@@ -126,7 +116,11 @@ export async function handleStream(
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     rejectNulCharacters(parsed.data);
     const input = parsed.data;
-    const bot = await loadWidgetBot(deps.sql, input.key);
+    const { bot, providerCiphertext, quotaHeadroom } = await loadWidgetBotForReply(
+      deps.sql,
+      input.key,
+      deps.clock(),
+    );
     const visitor = input.meta?.visitor;
     const turn = await openStreamTurn(deps, bot, {
       visitorId: input.visitor_id,
@@ -141,6 +135,8 @@ export async function handleStream(
         }
         : undefined,
       identity: input.identity,
+      providerCiphertext,
+      quotaHeadroom,
     });
     return sseResponse(async (out, signal) => {
       out.send("meta", {

@@ -9,29 +9,7 @@ export type {
   Branding as BrandingSettings,
   Proactive as ProactiveSettings,
 } from "../../domain/chatbots/branding.ts";
-import type {
-  Branding as BrandingSettings,
-  Proactive as ProactiveSettings,
-} from "../../domain/chatbots/branding.ts";
-
-export interface PrechatField {
-  name: "name" | "email" | "phone";
-  label: string;
-  type: "text" | "email" | "tel";
-  required: boolean;
-}
-
-export interface WidgetConfig {
-  public_key: string;
-  name: string;
-  welcome_message: string;
-  branding: BrandingSettings;
-  quick_replies: string[];
-  proactive: ProactiveSettings;
-  prechat: { enabled: boolean; fields: PrechatField[] };
-  realtime: { transport: string; heartbeat_seconds: number; stream_path: string };
-  features: { human_handoff: boolean; rating: boolean };
-}
+export type { PrechatField, WidgetConfig } from "../../domain/widget/widget_config_shape.ts";
 
 export type Role = "visitor" | "assistant" | "agent";
 

@@ -1,0 +1,28 @@
+/**
+ * The shape of `GET /widget/{key}/config` (docs/widget-api.md): one
+ * definition for the server that builds it and for widget.js that reads it.
+ * Types only, importing nothing but the branding types, so the browser
+ * bundle can import it without taking any server code along.
+ */
+import type { Branding, Proactive } from "../chatbots/branding.ts";
+
+export type PrechatFieldName = "name" | "email" | "phone";
+
+export interface PrechatField {
+  name: PrechatFieldName;
+  label: string;
+  type: "text" | "email" | "tel";
+  required: boolean;
+}
+
+export interface WidgetConfig {
+  public_key: string;
+  name: string;
+  welcome_message: string;
+  branding: Branding;
+  quick_replies: string[];
+  proactive: Proactive;
+  prechat: { enabled: boolean; fields: PrechatField[] };
+  realtime: { transport: "poll"; heartbeat_seconds: number; stream_path: string };
+  features: { human_handoff: boolean; rating: boolean };
+}
