@@ -168,96 +168,121 @@ export interface ChunkHit {
   score: number;
 }
 
-/**
- * Full-text matches of one tsquery (given as text of quoted lexemes), ranked
- * by cover density with titles weighted. At most `candidates` matching rows
- * are ranked, which bounds the cost on a large knowledge base whatever the
- * question; callers ask the selective query first (see retrieve_chunks.ts).
- */
-export async function searchChunksFullText(
-  sql: Executor,
-  workspaceId: number,
-  chatbotId: number,
-  query: { tsquery: string; limit: number; candidates: number; excludeIds?: number[] },
-): Promise<ChunkHit[]> {
-  const exclude = query.excludeIds?.length ? query.excludeIds : [0];
-  return await sql<ChunkHit[]>`
-    WITH q AS (SELECT ${query.tsquery}::tsquery AS tsq),
-    cand AS MATERIALIZED (
-      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
-        FROM knowledge_chunks k, q
-       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-         AND k.id <> ALL(${sql.array(exclude)}::bigint[])
-       LIMIT ${query.candidates})
-    SELECT c.id, c.source_id, c.title, c.url, c.content,
-           ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
-           (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
-      FROM cand c, q
-     ORDER BY score DESC, c.id
-     LIMIT ${query.limit}`;
+/** A question word as ranking used it: its lexeme, rarity and match certainty. */
+export interface RankedTerm {
+  word: string;
+  lexeme: string;
+  /** BM25 inverse document frequency over the bot's chunks: rarer is higher. */
+  idf: number;
+  /** 1 for a word the vocabulary knows; the trigram similarity of a corrected one. */
+  sim: number;
 }
 
-/**
- * The first, most selective full-text tier in one round trip: the question's
- * lexemes under the bot's text-search configuration (stop words dropped, at
- * most `maxLexemes`) and the
- * chunks holding all of them, ranked as `searchChunksFullText` ranks. The
- * lexemes come back for the weaker tiers. One statement instead of two
- * matters on the embedded database, where every round trip queues on one
- * connection before the first token (docs/BENCHMARKS.md).
- */
-export interface AllWordsTier {
-  lexemes: string[];
+export interface RankedSearch {
   hits: ChunkHit[];
+  terms: RankedTerm[];
   /** Whether the bot has ready embedded sources (asked only `withEmbeddedFlag`). */
   botHasEmbeddings: boolean;
 }
 
-export async function searchChunksAllWords(
+/** BM25's term-frequency saturation and length normalisation (the usual values). */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Full-text ranking in one round trip. Each question word becomes its lexemes
+ * under the bot's text-search configuration (stop words drop out); a word the
+ * bot's vocabulary (knowledge_terms, migration 0080) does not know is replaced
+ * by the known lexeme most similar to it by trigrams (pg_trgm), weighted by
+ * that similarity. Candidates are the chunks holding any of the terms (at most
+ * `perTerm` per term, which bounds the cost on a large knowledge base), ranked
+ * by BM25: the sum of the matched terms' rarity (idf), a term found in the
+ * chunk's title or heading path counting `titleBoost` times, normalised by the
+ * chunk's length against the bot's average. Presence, not repetition, is
+ * counted: chunks are short, and a word repeated in one is rarely more
+ * relevant for it.
+ */
+export async function searchChunksRanked(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
   query: {
     language: string;
-    text: string;
-    maxLexemes: number;
+    words: string[];
     limit: number;
-    candidates: number;
+    perTerm: number;
+    minSimilarity: number;
+    titleBoost: number;
     withEmbeddedFlag?: boolean;
   },
-): Promise<AllWordsTier> {
+): Promise<RankedSearch> {
   const embedded = query.withEmbeddedFlag
     ? sql`EXISTS (SELECT 1 FROM knowledge_sources
                    WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
                      AND embedded AND status = 'ready')`
     : sql`false`;
-  // Each lexeme quoted for tsquery as retrieve_chunks.ts quotes them: ' and \ doubled.
-  const [row] = await sql<{ lex: string[] | null; hits: ChunkHit[]; embedded: boolean }[]>`
-    WITH lx AS (
-      SELECT (tsvector_to_array(to_tsvector(${query.language}::regconfig, ${query.text})))
-             [1:${query.maxLexemes}] AS lex),
-    q AS (
-      SELECT lex, (SELECT string_agg(chr(39) || replace(replace(l, chr(92), chr(92) || chr(92)),
-                                      chr(39), chr(39) || chr(39)) || chr(39), ' & ')
-                     FROM unnest(lex) l)::tsquery AS tsq
-        FROM lx),
+  // Lexemes are quoted for tsquery: ' and \ doubled, so any word is a literal.
+  const [row] = await sql<{ terms: RankedTerm[] | null; hits: ChunkHit[]; embedded: boolean }[]>`
+    WITH qw AS (
+      SELECT w.word, l.lex
+        FROM unnest(${sql.array(query.words)}::text[]) AS w(word),
+             unnest(tsvector_to_array(to_tsvector(${query.language}::regconfig, w.word))) AS l(lex)),
+    st AS (
+      SELECT chunks::float8 AS n, greatest(lexemes::float8 / chunks, 1) AS avgdl
+        FROM knowledge_stats WHERE chatbot_id = ${chatbotId} AND chunks > 0),
+    known AS (
+      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
+        FROM qw q JOIN knowledge_terms t ON t.chatbot_id = ${chatbotId} AND t.lexeme = q.lex),
+    fuzzy AS (
+      SELECT q.word, m.lexeme, m.df, m.sim
+        FROM qw q CROSS JOIN LATERAL (
+          SELECT t.lexeme, t.df,
+                 greatest(similarity(t.lexeme, q.lex), similarity(t.lexeme, q.word))::float8 AS sim
+            FROM knowledge_terms t
+           WHERE t.chatbot_id = ${chatbotId} AND (t.lexeme % q.lex OR t.lexeme % q.word)
+           ORDER BY sim DESC, t.df DESC, t.lexeme
+           LIMIT 1) m
+       WHERE length(q.word) >= 4 AND m.sim >= ${query.minSimilarity}::float8
+         AND NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+    terms AS (
+      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim,
+             ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
+             qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
+        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy) x CROSS JOIN st,
+             LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
+                                                chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
+       ORDER BY x.lexeme, x.sim DESC),
     cand AS MATERIALIZED (
-      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
-        FROM knowledge_chunks k, q
-       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-       LIMIT ${query.candidates}),
+      SELECT DISTINCT c.id
+        FROM terms t CROSS JOIN LATERAL (
+          SELECT k.id FROM knowledge_chunks k
+           WHERE k.tsv @@ t.tsq AND k.workspace_id = ${workspaceId}
+             AND k.chatbot_id = ${chatbotId}
+           LIMIT ${query.perTerm}) c),
     hits AS (
-      SELECT c.id, c.source_id, c.title, c.url, c.content,
-             ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
-             (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
-        FROM cand c, q
-       ORDER BY score DESC, c.id
+      SELECT k.id, k.source_id, k.title, k.url, k.content,
+             (sum(t.idf * t.sim * CASE WHEN k.tsv @@ t.tsq_title THEN ${query.titleBoost}::float8
+                                       ELSE 1 END)
+               * ${K1 + 1}::float8
+               / (1 + ${K1}::float8 * (${1 - B}::float8 + ${B}::float8 * length(k.tsv) / st.avgdl))
+             )::float8
+               AS score
+        FROM cand c JOIN knowledge_chunks k ON k.id = c.id
+             JOIN terms t ON k.tsv @@ t.tsq CROSS JOIN st
+       GROUP BY k.id, st.avgdl
+       ORDER BY score DESC, k.id
        LIMIT ${query.limit})
-    SELECT (SELECT lex FROM q) AS lex,
-           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM hits h), '[]') AS hits,
+    SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
+                                              'sim', sim))
+              FROM terms) AS terms,
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
+                       FROM (SELECT hits.*,
+                                    (SELECT s.title FROM knowledge_sources s
+                                      WHERE s.id = hits.source_id) AS source_title
+                               FROM hits) h), '[]') AS hits,
            ${embedded} AS embedded`;
   return {
-    lexemes: row?.lex ?? [],
+    terms: row?.terms ?? [],
     hits: row?.hits ?? [],
     botHasEmbeddings: row?.embedded ?? false,
   };

@@ -45,13 +45,17 @@ export function buildPrompt(input: {
   ];
 }
 
-/** The chunks that fit the knowledge budget, best first; what the prompt really used. */
+/**
+ * The chunks that fit the knowledge budget, best first; what the prompt really
+ * used. A chunk too large for what is left is skipped, not the end: smaller
+ * ones after it still fill the budget.
+ */
 export function chunksWithinBudget(chunks: RetrievedChunk[]): RetrievedChunk[] {
   const out: RetrievedChunk[] = [];
   let used = 0;
   for (const c of chunks) {
     const cost = estimateTokens(c.title) + estimateTokens(c.content) + 4;
-    if (used + cost > BUDGET.knowledge) break;
+    if (used + cost > BUDGET.knowledge) continue;
     out.push(c);
     used += cost;
   }

@@ -14,7 +14,7 @@ import {
   setSourceStatus,
   sourceBotProvider,
 } from "../../db/knowledge.ts";
-import { chunkText } from "./chunk_text.ts";
+import { chunkText, PATH_SEPARATOR } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
 import { embedTexts } from "../ai/embed_texts.ts";
 import { findProviderClient } from "../ai/provider_client.ts";
@@ -98,8 +98,19 @@ function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
   }
   return chunkText(source.content ?? "").map((c, i) => ({
     ordinal: i,
-    title: c.heading ? `${source.title} — ${c.heading}` : source.title,
+    title: chunkTitle(source.title, c.path),
     url: source.source_url,
     content: c.content,
   }));
+}
+
+/**
+ * "Albums — Rename album › On mobile": the document's title and the heading
+ * path, searched and shown with the chunk. A top heading that repeats the
+ * title is not said twice.
+ */
+export function chunkTitle(title: string, path: string[]): string {
+  const norm = (s: string) => s.trim().toLowerCase();
+  const rest = path.length && norm(path[0]!) === norm(title) ? path.slice(1) : path;
+  return rest.length ? `${title} — ${rest.join(PATH_SEPARATOR)}` : title;
 }
