@@ -109,8 +109,12 @@ function vectorLiteral(v: number[] | null | undefined): string {
 }
 
 /**
- * Replace a source's chunks; the caller wraps it in a transaction. `withVectors`
- * writes the embedding column, which exists only when pgvector is enabled.
+ * Replace a source's chunks; the caller wraps it in a transaction. Slashes are
+ * indexed as spaces: the parser would read "/widget/{key}/heartbeat" as the
+ * lexemes "/widget" and "/heartbeat", which no question's words ever match.
+ * The chunk's title (document title and heading path) is indexed with weight
+ * A, which ranking boosts. `withVectors` writes the embedding column, which
+ * exists only when pgvector is enabled.
  */
 export async function replaceChunks(
   sql: Executor,
@@ -135,8 +139,9 @@ export async function replaceChunks(
                                       content, tsv, embedding)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
-               to_tsvector(${source.language}::regconfig, c.content),
+               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
+                         'A') ||
+               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' ')),
                NULLIF(c.embedding, '')::vector
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[],
@@ -148,8 +153,9 @@ export async function replaceChunks(
                                       content, tsv)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
-               to_tsvector(${source.language}::regconfig, c.content)
+               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
+                         'A') ||
+               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' '))
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[])
                AS c(ordinal, title, url, content)`;

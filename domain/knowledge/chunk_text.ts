@@ -63,7 +63,7 @@ function splitSections(text: string): { path: string[]; body: string }[] {
     flush();
     const level = m[1]!.length;
     while (stack.length && stack.at(-1)!.level >= level) stack.pop();
-    stack.push({ level, text: m[2]!.replace(/[*_`]/g, "").trim() });
+    stack.push({ level, text: m[2]!.replace(/`|\*\*/g, "").trim() });
   }
   flush();
   return out;
@@ -105,10 +105,12 @@ function splitSentences(text: string, max: number): string[] {
   return out;
 }
 
-/** The last `n` characters, started at a word boundary, as overlap. */
+/** The last `n` characters as overlap, started at a line (list, table row) or else a word. */
 function tail(text: string, n: number): string {
   if (text.length <= n) return text + "\n\n";
   const slice = text.slice(-n);
+  const line = slice.indexOf("\n");
+  if (line >= 0) return slice.slice(line + 1).trimStart() + "\n\n";
   const space = slice.indexOf(" ");
   return (space >= 0 ? slice.slice(space + 1) : slice) + "\n\n";
 }

@@ -55,7 +55,7 @@ const EXACT_BONUS = 0.15;
 /** What the best vector similarity can add to a full-text score normalised to 1. */
 const VECTOR_WEIGHT = 0.5;
 /** Each further chunk of a source already chosen counts this much less. */
-const SOURCE_DECAY = 0.7;
+const SOURCE_DECAY = 0.85;
 /** Chunks scoring below this share of the best are left out: noise, not knowledge. */
 const MIN_RELATIVE_SCORE = 0.1;
 /** Below this cosine similarity a chunk is treated as unrelated. */

@@ -25,6 +25,8 @@ export interface FakeAi {
   chunkDelayMs: number;
   /** Whether /embeddings answers (false = 404, as for vendors without embeddings). */
   embeddings: boolean;
+  /** The vector of a text; `fakeEmbedding` (word hashes) unless a test sets its own. */
+  embed: (text: string) => number[];
   requests: ChatRequestRecord[];
   embeddingRequests: number;
   /** Streams cancelled by the client before they finished. */
@@ -49,7 +51,9 @@ export function fakeEmbedding(text: string): number[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startFakeAi(
-  init: Partial<Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings">> = {},
+  init: Partial<
+    Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings" | "embed">
+  > = {},
 ): FakeAi {
   const state: Omit<FakeAi, "baseUrl" | "close"> = {
     mode: "ok",
@@ -57,6 +61,7 @@ export function startFakeAi(
     latencyMs: 0,
     chunkDelayMs: 0,
     embeddings: true,
+    embed: fakeEmbedding,
     requests: [],
     embeddingRequests: 0,
     aborted: 0,
@@ -81,7 +86,7 @@ export function startFakeAi(
           data: inputs.map((t, i) => ({
             object: "embedding",
             index: i,
-            embedding: fakeEmbedding(t),
+            embedding: state.embed(t),
           })),
           usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
         });
