@@ -196,13 +196,96 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
+ * The statement of `searchChunksRanked`: $1 words, $2 language, $3 bot,
+ * $4 workspace, $5 candidates per term, $6 minimum trigram similarity, $7 title
+ * boost, $8 limit, $9 whether to ask if the bot has embedded sources.
+ */
+const RANKED_SEARCH = `
+    WITH qw AS (
+      SELECT w.word, l.lex
+        FROM unnest($1::text[]) AS w(word),
+             unnest(tsvector_to_array(to_tsvector($2::regconfig, w.word))) AS l(lex)),
+    st AS (
+      SELECT chunks::float8 AS n, greatest(lexemes::float8 / chunks, 1) AS avgdl
+        FROM knowledge_stats WHERE chatbot_id = $3 AND chunks > 0),
+    known AS (
+      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
+        FROM qw q JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = q.lex),
+    unknown AS MATERIALIZED (
+      SELECT q.word, q.lex FROM qw q
+       WHERE length(q.word) >= 4 AND NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+    fuzzy AS (
+      SELECT q.word, m.lexeme, m.df, m.sim
+        FROM unknown q CROSS JOIN LATERAL (
+          SELECT t.lexeme, t.df,
+                 greatest(similarity(t.lexeme, q.lex), similarity(t.lexeme, q.word))::float8 AS sim
+            FROM knowledge_terms t
+           WHERE (t.lexeme % q.lex OR t.lexeme % q.word) AND t.chatbot_id = $3
+           ORDER BY sim DESC, t.df DESC, t.lexeme
+           LIMIT 1) m
+       WHERE m.sim >= $6::float8),
+    terms AS MATERIALIZED (
+      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, qq.quoted,
+             ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
+             qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
+        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy) x CROSS JOIN st,
+             LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
+                                                chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
+       ORDER BY x.lexeme, x.sim DESC),
+    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk FROM terms t),
+    sources AS (
+      SELECT tsq FROM ranked WHERE df <= $5 OR rk = 1
+      UNION ALL
+      SELECT string_agg(quoted, ' & ')::tsquery FROM ranked HAVING count(*) > 1
+      UNION ALL
+      SELECT string_agg(quoted, ' & ')::tsquery FROM ranked WHERE rk <= 2
+      HAVING (SELECT count(*) FROM ranked) > 2),
+    -- Only ids and vectors while ranking; the text is read for the winners.
+    cand AS MATERIALIZED (
+      SELECT DISTINCT ON (c.id) c.*
+        FROM sources t CROSS JOIN LATERAL (
+          SELECT k.id, k.tsv
+            FROM knowledge_chunks k
+           WHERE k.tsv @@ t.tsq AND k.workspace_id = $4
+             AND k.chatbot_id = $3
+           LIMIT $5) c
+       ORDER BY c.id),
+    hits AS (
+      SELECT c.id,
+             ((SELECT sum(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title
+                                               THEN $7::float8 ELSE 1 END)
+                 FROM terms t WHERE c.tsv @@ t.tsq)
+               * ${K1 + 1}
+               / (1 + ${K1} * (${1 - B} + ${B} * length(c.tsv) / st.avgdl))
+             )::float8 AS score
+        FROM cand c CROSS JOIN st
+       ORDER BY score DESC NULLS LAST, c.id
+       LIMIT $8)
+    SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
+                                              'sim', sim))
+              FROM terms) AS terms,
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
+                       FROM (SELECT k.id, k.source_id, k.title, k.url, k.content, hits.score,
+                                    (SELECT s.title FROM knowledge_sources s
+                                      WHERE s.id = k.source_id) AS source_title
+                               FROM hits JOIN knowledge_chunks k ON k.id = hits.id) h), '[]') AS hits,
+           CASE WHEN $9 THEN EXISTS (
+             SELECT 1 FROM knowledge_sources
+              WHERE workspace_id = $4 AND chatbot_id = $3 AND embedded AND status = 'ready')
+           ELSE false END AS embedded`;
+
+/**
  * Full-text ranking in one round trip. Each question word becomes its lexemes
  * under the bot's text-search configuration (stop words drop out); a word the
  * bot's vocabulary (knowledge_terms, migration 0080) does not know is replaced
  * by the known lexeme most similar to it by trigrams (pg_trgm), weighted by
- * that similarity. Candidates are the chunks holding any of the terms (at most
- * `perTerm` per term, which bounds the cost on a large knowledge base), ranked
- * by BM25: the sum of the matched terms' rarity (idf), a term found in the
+ * that similarity. Candidates are every chunk holding a term found in at most
+ * `perTerm` chunks, plus at most `perTerm` chunks each holding the rarest
+ * term, all the terms, or the two rarest. A more common term gathers no
+ * candidates of its own: its chunks would be an arbitrary few of many, each
+ * sharing one common word with the question, and on a 100,000-chunk base
+ * reading them costs more than the whole search may. Candidates are ranked by
+ * BM25: the sum of the matched terms' rarity (idf), a term found in the
  * chunk's title or heading path counting `titleBoost` times, normalised by the
  * chunk's length against the bot's average. Presence, not repetition, is
  * counted: chunks are short, and a word repeated in one is rarely more
@@ -222,71 +305,27 @@ export async function searchChunksRanked(
     withEmbeddedFlag?: boolean;
   },
 ): Promise<RankedSearch> {
-  const embedded = query.withEmbeddedFlag
-    ? sql`EXISTS (SELECT 1 FROM knowledge_sources
-                   WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
-                     AND embedded AND status = 'ready')`
-    : sql`false`;
-  // Lexemes are quoted for tsquery: ' and \ doubled, so any word is a literal.
-  const [row] = await sql<{ terms: RankedTerm[] | null; hits: ChunkHit[]; embedded: boolean }[]>`
-    WITH qw AS (
-      SELECT w.word, l.lex
-        FROM unnest(${sql.array(query.words)}::text[]) AS w(word),
-             unnest(tsvector_to_array(to_tsvector(${query.language}::regconfig, w.word))) AS l(lex)),
-    st AS (
-      SELECT chunks::float8 AS n, greatest(lexemes::float8 / chunks, 1) AS avgdl
-        FROM knowledge_stats WHERE chatbot_id = ${chatbotId} AND chunks > 0),
-    known AS (
-      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
-        FROM qw q JOIN knowledge_terms t ON t.chatbot_id = ${chatbotId} AND t.lexeme = q.lex),
-    fuzzy AS (
-      SELECT q.word, m.lexeme, m.df, m.sim
-        FROM qw q CROSS JOIN LATERAL (
-          SELECT t.lexeme, t.df,
-                 greatest(similarity(t.lexeme, q.lex), similarity(t.lexeme, q.word))::float8 AS sim
-            FROM knowledge_terms t
-           WHERE t.chatbot_id = ${chatbotId} AND (t.lexeme % q.lex OR t.lexeme % q.word)
-           ORDER BY sim DESC, t.df DESC, t.lexeme
-           LIMIT 1) m
-       WHERE length(q.word) >= 4 AND m.sim >= ${query.minSimilarity}::float8
-         AND NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
-    terms AS (
-      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim,
-             ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
-             qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
-        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy) x CROSS JOIN st,
-             LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
-                                                chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
-       ORDER BY x.lexeme, x.sim DESC),
-    cand AS MATERIALIZED (
-      SELECT DISTINCT c.id
-        FROM terms t CROSS JOIN LATERAL (
-          SELECT k.id FROM knowledge_chunks k
-           WHERE k.tsv @@ t.tsq AND k.workspace_id = ${workspaceId}
-             AND k.chatbot_id = ${chatbotId}
-           LIMIT ${query.perTerm}) c),
-    hits AS (
-      SELECT k.id, k.source_id, k.title, k.url, k.content,
-             (sum(t.idf * t.sim * CASE WHEN k.tsv @@ t.tsq_title THEN ${query.titleBoost}::float8
-                                       ELSE 1 END)
-               * ${K1 + 1}::float8
-               / (1 + ${K1}::float8 * (${1 - B}::float8 + ${B}::float8 * length(k.tsv) / st.avgdl))
-             )::float8
-               AS score
-        FROM cand c JOIN knowledge_chunks k ON k.id = c.id
-             JOIN terms t ON k.tsv @@ t.tsq CROSS JOIN st
-       GROUP BY k.id, st.avgdl
-       ORDER BY score DESC, k.id
-       LIMIT ${query.limit})
-    SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
-                                              'sim', sim))
-              FROM terms) AS terms,
-           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
-                       FROM (SELECT hits.*,
-                                    (SELECT s.title FROM knowledge_sources s
-                                      WHERE s.id = hits.source_id) AS source_title
-                               FROM hits) h), '[]') AS hits,
-           ${embedded} AS embedded`;
+  // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
+  // An unnamed statement (sql.unsafe, not prepared): planned for each question's
+  // own terms and bot. A cached generic plan cannot see that one bot holds all
+  // 100,000 chunks and intersects the GIN matches with every one of them
+  // through the bot's btree index, many times slower.
+  const [row] = await sql.unsafe<
+    { terms: RankedTerm[] | null; hits: ChunkHit[]; embedded: boolean }[]
+  >(
+    RANKED_SEARCH,
+    [
+      query.words,
+      query.language,
+      chatbotId,
+      workspaceId,
+      query.perTerm,
+      query.minSimilarity,
+      query.titleBoost,
+      query.limit,
+      query.withEmbeddedFlag ?? false,
+    ],
+  );
   return {
     terms: row?.terms ?? [],
     hits: row?.hits ?? [],

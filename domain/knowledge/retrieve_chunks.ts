@@ -42,7 +42,7 @@ export interface RetrievedChunk {
 const OFFERED = 30;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
 const CANDIDATES = 40;
-/** Chunks fetched per question term (bounds the cost on a 100,000-chunk base). */
+/** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
 const PER_TERM = 200;
 /** Question words considered; more add little and cost a lookup each. */
 const MAX_WORDS = 16;
