@@ -124,7 +124,9 @@ export async function replaceChunks(
 ): Promise<void> {
   await sql`DELETE FROM knowledge_chunks WHERE workspace_id = ${workspaceId} AND source_id = ${source.id}`;
   if (chunks.length === 0) return;
-  const BATCH = 500;
+  // Large batches: each statement also updates the vocabulary once (migration 0080
+  // triggers), so fewer statements mean fewer upserts of the same lexemes.
+  const BATCH = 2000;
   for (let i = 0; i < chunks.length; i += BATCH) {
     const part = chunks.slice(i, i + BATCH);
     const cols = {

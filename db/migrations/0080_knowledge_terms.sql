@@ -10,7 +10,9 @@ CREATE TABLE knowledge_terms (
   lexeme text NOT NULL,
   df integer NOT NULL,
   PRIMARY KEY (chatbot_id, lexeme)
-);
+) WITH (fillfactor = 50);
+-- Room on every page for updated counts: retraining rewrites a document's df
+-- in place (HOT updates), without new entries in either index.
 CREATE INDEX knowledge_terms_trgm_idx ON knowledge_terms USING gin (lexeme gin_trgm_ops);
 
 CREATE TABLE knowledge_stats (
