@@ -17,6 +17,7 @@
  * bench (training 1,000,000 characters, retrieval p50 over 100,000 chunks on
  * PostgreSQL); `BENCH_RETRIEVAL_SCALE=0` leaves that part out.
  */
+import postgres from "postgres";
 import { startTestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
@@ -265,10 +266,7 @@ export async function run(): Promise<string> {
   out.push(report(embedded.db, true, embedded.results));
   const real = await realPostgresUrl();
   if (real) {
-    const pg = await withDatabase(real, async () => {
-      const m = await measure(sets);
-      return m;
-    });
+    const pg = await withDatabase(real, () => measure(sets));
     out.push(report(pg.db, await hasVector(real), pg.results));
   } else {
     out.push("PostgreSQL: none answered (set BENCH_DATABASE_URL); embedded figures only.");
@@ -279,7 +277,6 @@ export async function run(): Promise<string> {
 
 /** Whether the PostgreSQL server offers pgvector (then its bots fuse vectors too). */
 async function hasVector(url: string): Promise<boolean> {
-  const { default: postgres } = await import("postgres");
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ ok: boolean }[]>`

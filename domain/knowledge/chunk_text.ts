@@ -114,3 +114,14 @@ function tail(text: string, n: number): string {
   const space = slice.indexOf(" ");
   return (space >= 0 ? slice.slice(space + 1) : slice) + "\n\n";
 }
+
+/**
+ * "Albums — Rename album › On mobile": the document's title and the heading
+ * path, searched and shown with the chunk. A top heading that repeats the
+ * title is not said twice.
+ */
+export function chunkTitle(title: string, path: string[]): string {
+  const norm = (s: string) => s.trim().toLowerCase();
+  const rest = path.length && norm(path[0]!) === norm(title) ? path.slice(1) : path;
+  return rest.length ? `${title} — ${rest.join(PATH_SEPARATOR)}` : title;
+}

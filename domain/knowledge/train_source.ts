@@ -14,7 +14,7 @@ import {
   setSourceStatus,
   sourceBotProvider,
 } from "../../db/knowledge.ts";
-import { chunkText, PATH_SEPARATOR } from "./chunk_text.ts";
+import { chunkText, chunkTitle } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
 import { embedTexts } from "../ai/embed_texts.ts";
 import { findProviderClient } from "../ai/provider_client.ts";
@@ -102,15 +102,4 @@ function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
     url: source.source_url,
     content: c.content,
   }));
-}
-
-/**
- * "Albums — Rename album › On mobile": the document's title and the heading
- * path, searched and shown with the chunk. A top heading that repeats the
- * title is not said twice.
- */
-export function chunkTitle(title: string, path: string[]): string {
-  const norm = (s: string) => s.trim().toLowerCase();
-  const rest = path.length && norm(path[0]!) === norm(title) ? path.slice(1) : path;
-  return rest.length ? `${title} — ${rest.join(PATH_SEPARATOR)}` : title;
 }

@@ -4,8 +4,7 @@
  * per-source diversity of what is offered to the prompt.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
-import { chunkText } from "../../domain/knowledge/chunk_text.ts";
-import { chunkTitle } from "../../domain/knowledge/train_source.ts";
+import { chunkText, chunkTitle } from "../../domain/knowledge/chunk_text.ts";
 import { diversify, fuse } from "../../domain/knowledge/retrieve_chunks.ts";
 import type { ChunkHit } from "../../db/knowledge.ts";
 
