@@ -236,12 +236,16 @@ const RANKED_SEARCH = `
        ORDER BY x.lexeme, x.sim DESC),
     ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk FROM terms t),
     sources AS (
-      SELECT tsq FROM ranked WHERE df <= $5 OR rk = 1
+      SELECT string_agg(quoted, ' | ')::tsquery AS tsq, count(*) * $5::int AS lim
+        FROM ranked WHERE df <= $5::int HAVING count(*) > 0
       UNION ALL
-      SELECT string_agg(quoted, ' & ')::tsquery FROM ranked HAVING count(*) > 1
+      SELECT tsq, $5::int FROM ranked WHERE rk = 1 AND df > $5::int
       UNION ALL
-      SELECT string_agg(quoted, ' & ')::tsquery FROM ranked WHERE rk <= 2
-      HAVING (SELECT count(*) FROM ranked) > 2),
+      SELECT string_agg(quoted, ' & ')::tsquery, $5::int FROM ranked
+      HAVING count(*) > 1 AND min(df) > $5::int
+      UNION ALL
+      SELECT string_agg(quoted, ' & ')::tsquery, $5::int FROM ranked WHERE rk <= 2
+      HAVING (SELECT count(*) FROM ranked) > 2 AND min(df) > $5::int),
     -- Only ids and vectors while ranking; the text is read for the winners.
     cand AS MATERIALIZED (
       SELECT DISTINCT ON (c.id) c.*
@@ -250,7 +254,7 @@ const RANKED_SEARCH = `
             FROM knowledge_chunks k
            WHERE k.tsv @@ t.tsq AND k.workspace_id = $4
              AND k.chatbot_id = $3
-           LIMIT $5) c
+           LIMIT t.lim) c
        ORDER BY c.id),
     hits AS (
       SELECT c.id,
@@ -282,11 +286,12 @@ const RANKED_SEARCH = `
  * bot's vocabulary (knowledge_terms, migration 0080) does not know is replaced
  * by the known lexeme most similar to it by trigrams (pg_trgm), weighted by
  * that similarity. Candidates are every chunk holding a term found in at most
- * `perTerm` chunks, plus at most `perTerm` chunks each holding the rarest
- * term, all the terms, or the two rarest. A more common term gathers no
- * candidates of its own: its chunks would be an arbitrary few of many, each
- * sharing one common word with the question, and on a 100,000-chunk base
- * reading them costs more than the whole search may. Candidates are ranked by
+ * `perTerm` chunks (one GIN scan for all such terms); only when every term is
+ * more common, at most `perTerm` chunks each holding the rarest term, all the
+ * terms, or the two rarest. A common term gathers no candidates of its own:
+ * its chunks would be an arbitrary few of many, each sharing one common word
+ * with the question, and on a 100,000-chunk base reading them costs more than
+ * the whole search may. Candidates are ranked by
  * BM25: the sum of the matched terms' rarity (idf), a term found in the
  * chunk's title or heading path counting `titleBoost` times, normalised by the
  * chunk's length against the bot's average. Presence, not repetition, is
