@@ -43,7 +43,7 @@ const OFFERED = 30;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
 const CANDIDATES = 40;
 /** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
-const PER_TERM = 200;
+const PER_TERM = 100;
 /** Question words considered; more add little and cost a lookup each. */
 const MAX_WORDS = 16;
 /** A term found in the chunk's title or heading path counts this many times. */
