@@ -6,6 +6,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
+import { publishEvent } from "../events.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
 import { isoWithOffset } from "./widget_message.ts";
 
@@ -30,12 +31,18 @@ export async function requestHuman(
     return { row, changed: found.handoff_state !== row.handoff_state };
   });
   if (changed) {
-    await deps.bus.emit({
+    await publishEvent(deps, {
       type: "handoff.requested",
       workspaceId: bot.workspace_id,
       conversationId: row.public_id,
       chatbotId: bot.id,
-    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+    });
+    await publishEvent(deps, {
+      type: "conversation.updated",
+      workspaceId: bot.workspace_id,
+      conversationId: row.public_id,
+      reason: "handoff_requested",
+    });
   }
   return {
     conversation_id: row.public_id,
