@@ -1,10 +1,16 @@
 /** The agent surface (`/api/agent`, ability `agent`): a map of its procedures, nothing else. */
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
+import { pushSubscribe, pushVapid } from "./push.ts";
+import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
 
 export const agentRouter = router({
   login,
   refresh,
   me,
   logout,
+  pushVapid,
+  pushSubscribe,
+  notificationPreferences,
+  updatePreferences,
 });
