@@ -5,7 +5,6 @@
  * kind's flag, quiet hours, DND, bot filter) applied. Deliveries are jobs of
  * their own, so one slow or failing push service retries alone.
  */
-import type { AppDeps } from "../../app/deps.ts";
 import {
   findAlertConversation,
   findAlertTargets,
