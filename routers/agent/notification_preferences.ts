@@ -33,6 +33,7 @@ export const notificationPreferences = agentProcedure
       tags: ["agent"],
       summary: "The agent's notification preferences, defaults filled in",
     },
+    permission: "handle-conversations",
   })
   .input(z.object({}))
   .output(preferences)
@@ -53,6 +54,7 @@ export const updatePreferences = agentProcedure
       tags: ["agent"],
       summary: "Change some notification preferences (events merged, not replaced)",
     },
+    permission: "handle-conversations",
   })
   .input(z.object({
     push_enabled: z.boolean().optional(),

@@ -12,6 +12,7 @@ export const pushVapid = agentProcedure
       tags: ["agent"],
       summary: "The VAPID public key a device subscribes with; configured false without keys",
     },
+    permission: "handle-conversations",
   })
   .input(z.object({}))
   .output(z.object({ configured: z.boolean(), public_key: z.string().nullable() }))
@@ -28,6 +29,7 @@ export const pushSubscribe = agentProcedure
       tags: ["agent"],
       summary: "Register this device's push subscription (upserted on endpoint)",
     },
+    permission: "handle-conversations",
     rateLimit: { name: "agent-push-subscribe", limit: 20, windowSeconds: 60, by: "user" },
   })
   .input(z.object({
