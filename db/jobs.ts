@@ -135,11 +135,16 @@ export async function purgeDoneJobs(sql: Executor, days: number): Promise<number
  * sees every domain event, so each may try the same key: the first wins and
  * the rest change nothing (a finished job is not run again).
  */
-export async function insertJobsOnce(sql: Executor, jobs: NewJob[]): Promise<number> {
+export async function insertJobsOnce(
+  sql: Executor,
+  jobs: NewJob[],
+  delaySeconds = 0,
+): Promise<number> {
   if (jobs.length === 0) return 0;
   const rows = await sql`
-    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts)
-    SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts
+    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
+    SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts,
+           now() + make_interval(secs => ${delaySeconds})
       FROM jsonb_to_recordset(${
     sql.json(jobs.map((j) => ({
       kind: j.kind,
@@ -180,4 +185,13 @@ export async function scheduleJobs(
       run_at = EXCLUDED.run_at, payload = EXCLUDED.payload, last_error = NULL, locked_by = NULL,
       locked_until = NULL, updated_at = now()
      WHERE jobs.status <> 'queued'`;
+}
+
+/** Narrow a running job's payload to what is left to do before it is retried. */
+export async function updateJobPayload(
+  sql: Executor,
+  id: number,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await sql`UPDATE jobs SET payload = ${sql.json(payload as never)} WHERE id = ${id}`;
 }

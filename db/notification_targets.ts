@@ -41,12 +41,19 @@ export async function findChatbotName(
   return row?.name ?? null;
 }
 
+export interface PushTargetRow {
+  id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
 export interface AlertTarget {
   user_id: number;
   email: string;
   settings: Record<string, unknown> | null;
   dnd_until: Date | null;
-  subscription_ids: number[];
+  subscriptions: PushTargetRow[];
 }
 
 /**
@@ -67,8 +74,9 @@ export async function findAlertTargets(
               AND (handoff_state = 'handoff_pending' OR status = 'agent')) AS waiting
         FROM conversations WHERE id = ${conversationId})
     SELECT u.id AS user_id, u.email, p.settings, p.dnd_until,
-           COALESCE(array_agg(s.id ORDER BY s.id) FILTER (WHERE s.id IS NOT NULL),
-                    '{}'::bigint[]) AS subscription_ids
+           COALESCE(json_agg(json_build_object('id', s.id, 'endpoint', s.endpoint,
+                                               'p256dh', s.p256dh, 'auth', s.auth) ORDER BY s.id)
+                      FILTER (WHERE s.id IS NOT NULL), '[]'::json) AS subscriptions
       FROM users u
       JOIN workspaces w ON w.id = u.workspace_id AND NOT w.suspended
       LEFT JOIN notification_preferences p ON p.user_id = u.id

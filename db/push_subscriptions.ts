@@ -47,17 +47,19 @@ export async function deleteSubscriptionsOfToken(sql: Executor, tokenId: number)
   return rows.length;
 }
 
-/** The push service said the subscription is gone (404/410). */
-export async function deleteSubscription(sql: Executor, id: number): Promise<void> {
-  await sql`DELETE FROM push_subscriptions WHERE id = ${id}`;
+/** The push service said these subscriptions are gone (404/410). */
+export async function deleteSubscriptions(sql: Executor, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`DELETE FROM push_subscriptions WHERE id = ANY(${sql.array(ids)}::bigint[])`;
 }
 
-export async function findSubscription(
+/** The subscriptions of `ids` that still exist (a retry skips logged-out devices). */
+export async function findSubscriptions(
   sql: Executor,
-  id: number,
-): Promise<PushSubscriptionRow | null> {
-  const [row] = await sql<PushSubscriptionRow[]>`
-    SELECT id, user_id, endpoint, p256dh, auth, device_name, created_at, updated_at
-      FROM push_subscriptions WHERE id = ${id}`;
-  return row ?? null;
+  ids: number[],
+): Promise<{ id: number; endpoint: string; p256dh: string; auth: string }[]> {
+  if (ids.length === 0) return [];
+  return await sql<{ id: number; endpoint: string; p256dh: string; auth: string }[]>`
+    SELECT id, endpoint, p256dh, auth FROM push_subscriptions
+     WHERE id = ANY(${sql.array(ids)}::bigint[]) ORDER BY id`;
 }

@@ -9,11 +9,9 @@ import type { DomainEvent } from "../../app/event_bus.ts";
 import { describeError } from "../../app/logger.ts";
 import type { ParleyEvent } from "../events.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
-import { enqueueAlert, type NotifyAgentsPayload } from "./alert_jobs.ts";
+import { enqueueAlerts, type QueuedAlert } from "./alert_jobs.ts";
 
-export function alertForEvent(
-  raw: DomainEvent,
-): { key: string; payload: NotifyAgentsPayload } | null {
+export function alertForEvent(raw: DomainEvent): QueuedAlert | null {
   const e = raw as unknown as ParleyEvent;
   const base = {
     workspaceId: e.workspaceId,
@@ -73,13 +71,41 @@ export function alertForEvent(
   }
 }
 
-/** The bus subscriber: queue the alert and wake a worker; never throws. */
-export function onDomainEvent(deps: AppDeps) {
-  return (event: DomainEvent) => {
-    const alert = alertForEvent(event);
-    if (!alert) return;
-    enqueueAlert(deps.sql, alert.key, alert.payload)
-      .then((queued) => queued ? wakeWorkers(deps.kv) : undefined)
-      .catch((err) => deps.log.warn("alert not queued", { key: alert.key, ...describeError(err) }));
+/** Alerts raised within this window are queued together, in one statement. */
+const FLUSH_AFTER_MS = 10;
+
+/**
+ * The bus subscriber. It only notes the alert in memory; a timer queues what
+ * gathered in one INSERT a moment later, so the raising request never waits
+ * for (or queues behind) the job insert, and a burst of events costs one
+ * statement. Never throws; an alert that cannot be queued is logged.
+ */
+export function alertQueue(deps: AppDeps) {
+  let pending: QueuedAlert[] = [];
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let inFlight: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return inFlight;
+    inFlight = inFlight.then(() =>
+      enqueueAlerts(deps.sql, batch)
+        .then((queued) => queued > 0 ? wakeWorkers(deps.kv) : undefined)
+        .catch((err) =>
+          deps.log.warn("alerts not queued", { count: batch.length, ...describeError(err) })
+        )
+    );
+    return inFlight;
+  };
+  return {
+    onEvent(event: DomainEvent) {
+      const alert = alertForEvent(event);
+      if (!alert) return;
+      pending.push(alert);
+      timer ??= setTimeout(() => void flush(), FLUSH_AFTER_MS);
+    },
+    flush,
   };
 }

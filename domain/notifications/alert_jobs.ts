@@ -1,8 +1,9 @@
 /**
  * The notification jobs on the durable queue and how they are enqueued:
- * `notify_agents` (one per alert: decide who gets it), `push_delivery` (one
- * per subscription, retried on its own), `email_digest` (one per agent,
- * gathering alerts into one mail), `sla_check` (the recurring breach scan).
+ * `notify_agents` (one per alert: decide who gets it and push to them),
+ * `push_delivery` (the pushes of an alert that must be tried again, with
+ * backoff), `email_digest` (one per agent, gathering alerts into one mail),
+ * `sla_check` (the recurring breach scan).
  */
 import type { Executor } from "../../db/client.ts";
 import { insertJobsOnce, scheduleJobs } from "../../db/jobs.ts";
@@ -24,39 +25,42 @@ export interface NotifyAgentsPayload {
 }
 
 export interface PushDeliveryPayload {
-  subscriptionId: number;
   alert: AlertPayload;
+  subscriptionIds: number[];
 }
 
-/** Queue one alert; `key` names it, so the same alert raised twice is queued once. */
-export async function enqueueAlert(
-  sql: Executor,
-  key: string,
-  payload: NotifyAgentsPayload,
-): Promise<boolean> {
-  const n = await insertJobsOnce(sql, [{
-    kind: NOTIFY_AGENTS,
-    payload: { ...payload },
-    dedupeKey: `notify:${key}`,
-    maxAttempts: 5,
-  }]);
-  return n > 0;
+export interface QueuedAlert {
+  /** Names the alert, so the same alert raised twice (or seen by every instance) is queued once. */
+  key: string;
+  payload: NotifyAgentsPayload;
 }
 
-export async function enqueuePushDeliveries(
-  sql: Executor,
-  alertKey: string,
-  deliveries: PushDeliveryPayload[],
-): Promise<void> {
-  await insertJobsOnce(
+/** Queue alerts in one statement; returns how many were new. */
+export async function enqueueAlerts(sql: Executor, alerts: QueuedAlert[]): Promise<number> {
+  return await insertJobsOnce(
     sql,
-    deliveries.map((d) => ({
-      kind: PUSH_DELIVERY,
-      payload: { ...d },
-      dedupeKey: `push:${alertKey}:${d.subscriptionId}`,
-      maxAttempts: 6,
+    alerts.map((a) => ({
+      kind: NOTIFY_AGENTS,
+      payload: { ...a.payload },
+      dedupeKey: `notify:${a.key}`,
+      maxAttempts: 5,
     })),
   );
+}
+
+/** The pushes of one alert that failed for now (5xx, 429, time-out), due after a delay. */
+export async function enqueuePushRetry(
+  sql: Executor,
+  alertKey: string,
+  payload: PushDeliveryPayload,
+  delaySeconds: number,
+): Promise<void> {
+  await insertJobsOnce(sql, [{
+    kind: PUSH_DELIVERY,
+    payload: { ...payload },
+    dedupeKey: `push_retry:${alertKey}`,
+    maxAttempts: 6,
+  }], delaySeconds);
 }
 
 export async function scheduleEmailDigests(

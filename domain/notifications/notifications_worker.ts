@@ -16,8 +16,9 @@ import {
   scheduleSlaCheck,
   SLA_CHECK,
 } from "./alert_jobs.ts";
-import { onDomainEvent } from "./alert_from_event.ts";
-import { notifyAgentsJob } from "./notify_agents_job.ts";
+import { alertQueue } from "./alert_from_event.ts";
+import { notifyAgentsJob, PUSH_RETRY_BASE_SECONDS } from "./notify_agents_job.ts";
+import { createDeliverer } from "./deliver_pushes.ts";
 import { pushDeliveryJob } from "./push_delivery_job.ts";
 import { createPushSender, type PushSender } from "./send_push.ts";
 import { emailDigestJob, type MailSender } from "./email_digest_job.ts";
@@ -32,20 +33,24 @@ export function startNotificationsWorker(deps: AppDeps): Worker {
   let inner: Worker | null = null;
   let sender: PushSender | null = null;
   let mailer: MailSender | null = null;
+  let flushAlerts: () => Promise<void> = () => Promise.resolve();
 
   const ready = (async () => {
-    unsubscribe = await deps.bus.on(onDomainEvent(deps));
+    const alerts = alertQueue(deps);
+    flushAlerts = alerts.flush;
+    unsubscribe = await deps.bus.on(alerts.onEvent);
     if (cfg.concurrency === 0 || stopped) return;
-    const handlers: Record<string, JobHandler> = {
-      [NOTIFY_AGENTS]: notifyAgentsJob,
-      [SLA_CHECK]: slaCheckJob,
-    };
+    const handlers: Record<string, JobHandler> = { [SLA_CHECK]: slaCheckJob };
     if (deps.vapid) {
       sender = await createPushSender(deps.vapid, {
         caFile: cfg.pushCaFile,
         timeoutMs: cfg.pushTimeoutMs,
       });
-      handlers[PUSH_DELIVERY] = pushDeliveryJob(sender);
+      const deliverer = createDeliverer(deps, sender);
+      handlers[NOTIFY_AGENTS] = notifyAgentsJob(deliverer);
+      handlers[PUSH_DELIVERY] = pushDeliveryJob(deliverer);
+    } else {
+      handlers[NOTIFY_AGENTS] = notifyAgentsJob(null);
     }
     if (cfg.smtpUrl) {
       mailer = createMailSender(cfg.smtpUrl, cfg.mailFrom);
@@ -57,7 +62,7 @@ export function startNotificationsWorker(deps: AppDeps): Worker {
       name: "notifications",
       concurrency: cfg.concurrency,
       pollMs: 1000,
-      backoffBaseSeconds: 2,
+      backoffBaseSeconds: PUSH_RETRY_BASE_SECONDS,
     });
   })().catch((err) => deps.log.error("notifications worker not started", describeError(err)));
 
@@ -67,6 +72,7 @@ export function startNotificationsWorker(deps: AppDeps): Worker {
       stopped = true;
       await ready;
       await (unsubscribe as Unsubscribe | null)?.();
+      await flushAlerts();
       await (inner as Worker | null)?.stop();
       (sender as PushSender | null)?.close();
       (mailer as MailSender | null)?.close();

@@ -1,6 +1,7 @@
 /**
  * One Web Push request: the `web-push` package encrypts the payload (RFC 8291
- * aes128gcm) and signs the VAPID JWT (RFC 8292); the request itself goes out
+ * aes128gcm) and signs the VAPID JWT (RFC 8292, reused per push service
+ * origin until close to its expiry); the request itself goes out
  * through fetch, with a time-out and, where PUSH_CA_FILE names one, an HTTP
  * client that also trusts that CA (for push delivery only, never the rest of
  * the server).
@@ -29,6 +30,9 @@ export interface PushSender {
 }
 
 const TTL_SECONDS = 24 * 3600;
+/** A VAPID JWT is signed once per push service origin and reused for 12 hours (RFC 8292 allows 24). */
+const JWT_LIFETIME_SECONDS = 12 * 3600;
+const JWT_RENEW_BEFORE_SECONDS = 3600;
 
 export async function createPushSender(
   vapid: VapidKeys,
@@ -37,6 +41,25 @@ export async function createPushSender(
   const client = opts.caFile
     ? Deno.createHttpClient({ caCerts: [await Deno.readTextFile(opts.caFile)] })
     : undefined;
+  // Signing costs about as much as encrypting: one JWT per origin, not per push.
+  const jwts = new Map<string, { authorization: string; expires: number }>();
+  const authorizationFor = (endpoint: string): string => {
+    const audience = new URL(endpoint).origin;
+    const now = Math.floor(Date.now() / 1000);
+    const cached = jwts.get(audience);
+    if (cached && cached.expires - now > JWT_RENEW_BEFORE_SECONDS) return cached.authorization;
+    const expires = now + JWT_LIFETIME_SECONDS;
+    const headers = webpush.getVapidHeaders(
+      audience,
+      vapid.subject,
+      vapid.publicKey,
+      vapid.privateKey,
+      "aes128gcm",
+      expires,
+    );
+    jwts.set(audience, { authorization: headers.Authorization, expires });
+    return headers.Authorization;
+  };
   return {
     async send(target, payload, signal) {
       let details;
@@ -45,7 +68,7 @@ export async function createPushSender(
           { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
           payload,
           {
-            vapidDetails: vapid,
+            headers: { Authorization: authorizationFor(target.endpoint) },
             TTL: TTL_SECONDS,
             contentEncoding: "aes128gcm",
             urgency: "high",

@@ -10,24 +10,28 @@ import type { AppDeps } from "../../app/deps.ts";
 import { recordNewBreaches } from "../../db/sla_breaches.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
 import type { JobHandler } from "../jobs/job_runner.ts";
-import { enqueueAlert, scheduleSlaCheck } from "./alert_jobs.ts";
+import { enqueueAlerts, scheduleSlaCheck } from "./alert_jobs.ts";
 
 export const slaCheckJob: JobHandler = {
   async run(deps: AppDeps) {
     const cfg = deps.config.notifications;
     const raised = await deps.sql.begin(async (tx) => {
       const breaches = await recordNewBreaches(tx, cfg.slaBreachMinutes);
-      for (const b of breaches) {
-        await enqueueAlert(tx, `sla:${b.conversation_id}:${b.waiting_since.toISOString()}`, {
-          kind: "sla_breach",
-          workspaceId: b.workspace_id,
-          chatbotId: b.chatbot_id,
-          conversationId: b.conversation_id,
-          messageId: null,
-          visitorId: null,
-          pageUrl: null,
-        });
-      }
+      await enqueueAlerts(
+        tx,
+        breaches.map((b) => ({
+          key: `sla:${b.conversation_id}:${b.waiting_since.toISOString()}`,
+          payload: {
+            kind: "sla_breach",
+            workspaceId: b.workspace_id,
+            chatbotId: b.chatbot_id,
+            conversationId: b.conversation_id,
+            messageId: null,
+            visitorId: null,
+            pageUrl: null,
+          },
+        })),
+      );
       return breaches.length;
     });
     if (raised > 0) await wakeWorkers(deps.kv);

@@ -32,6 +32,7 @@ const s = await startTestServer({
     PUSH_ALLOW_HOSTS: push.hostPort,
     PUSH_CA_FILE: push.caFile,
     SLA_CHECK_SECONDS: "1",
+    PUSH_TIMEOUT_MS: "1500",
   },
 });
 
@@ -322,6 +323,13 @@ Deno.test("web push", serverTestOptions, async (t) => {
       assertEquals(push.received.filter(to(amy, "chat_started", c.id)).length, 1);
       assertOk(got);
       assertEquals(await subscriptionCount(amy.rowId), 1);
+    });
+
+    await t.step("a push service that does not answer in time is retried", async () => {
+      push.stallNext(amy.id, 3000);
+      const c = await newChat();
+      await push.waitFor(to(amy, "chat_started", c.id), 15_000);
+      assertEquals(push.received.filter(to(amy, "chat_started", c.id)).length, 1);
     });
 
     await t.step("410 and 404 from the push service remove the subscription", async () => {

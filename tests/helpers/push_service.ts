@@ -37,8 +37,10 @@ export interface PushService {
   subscribe(): Promise<TestSubscription>;
   /** Answer the next pushes to this subscription with these statuses (then 201 again). */
   respondWith(subscriptionId: string, ...statuses: number[]): void;
-  /** Hold every answer this long (time-out tests, latency in benchmarks). */
+  /** Hold every answer this long (latency in benchmarks). */
   setDelay(ms: number): void;
+  /** Hold the next answer to this subscription this long (time-out tests). */
+  stallNext(subscriptionId: string, ms: number): void;
   waitFor(
     predicate: (p: ReceivedPush) => boolean,
     timeoutMs?: number,
@@ -230,6 +232,7 @@ export async function startPushService(): Promise<PushService> {
   const tls = await makeTestCertificate();
   const subs = new Map<string, Keys>();
   const scripted = new Map<string, number[]>();
+  const stalls = new Map<string, number>();
   const received: ReceivedPush[] = [];
   const rejected: PushService["rejected"] = [];
   const waiters = new Set<() => void>();
@@ -247,6 +250,12 @@ export async function startPushService(): Promise<PushService> {
     const keys = subs.get(id);
     const body = new Uint8Array(await req.arrayBuffer());
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    const stall = stalls.get(id);
+    if (stall) {
+      stalls.delete(id);
+      await new Promise((r) => setTimeout(r, stall));
+      return new Response("too late", { status: 201 });
+    }
     if (req.method !== "POST" || !keys) {
       return new Response("no such subscription", { status: 404 });
     }
@@ -303,6 +312,9 @@ export async function startPushService(): Promise<PushService> {
     },
     setDelay(ms) {
       delayMs = ms;
+    },
+    stallNext(id, ms) {
+      stalls.set(id, ms);
     },
     waitFor(predicate, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
