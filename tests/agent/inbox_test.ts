@@ -305,7 +305,19 @@ Deno.test("the agent inbox", serverTestOptions, async (t) => {
     });
     assertEquals(again.status, 200);
     assertEquals(again.events[0]!.data.status, "bot");
-    assertEquals((await agentGet(AMY, `/conversations/${id}`)).body.active.status, "bot");
+    const reopened = (await agentGet(AMY, `/conversations/${id}`)).body.active;
+    assertEquals(reopened.status, "bot");
+    assertEquals(
+      reopened.events.map((e: { type: string; source: string }) => `${e.type}/${e.source}`),
+      [
+        "human_connected/agent",
+        "released/agent",
+        "resolved/agent",
+        "reopened/agent",
+        "resolved/agent",
+        "reopened/visitor",
+      ],
+    );
   });
 
   await t.step(
