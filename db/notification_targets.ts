@@ -60,7 +60,9 @@ export interface AlertTarget {
  * The agents an alert concerns: everyone who handles conversations in an
  * active workspace, or, with `conversationId` (visitor messages), only the
  * agent the conversation is assigned to and its watchers, unless it is
- * unassigned and waiting for a human, when everyone is.
+ * unassigned and waiting for a human, when everyone is. Subscriptions whose
+ * token was revoked or has expired (a device signed out by an administrator,
+ * or unused for the token's life) are left out.
  */
 export async function findAlertTargets(
   sql: Executor,
@@ -76,11 +78,15 @@ export async function findAlertTargets(
     SELECT u.id AS user_id, u.email, p.settings, p.dnd_until,
            COALESCE(json_agg(json_build_object('id', s.id, 'endpoint', s.endpoint,
                                                'p256dh', s.p256dh, 'auth', s.auth) ORDER BY s.id)
-                      FILTER (WHERE s.id IS NOT NULL), '[]'::json) AS subscriptions
+                      FILTER (WHERE s.id IS NOT NULL
+                                AND (s.token_id IS NULL
+                                     OR (t.revoked_at IS NULL AND t.expires_at > now()))),
+                    '[]'::json) AS subscriptions
       FROM users u
       JOIN workspaces w ON w.id = u.workspace_id AND NOT w.suspended
       LEFT JOIN notification_preferences p ON p.user_id = u.id
       LEFT JOIN push_subscriptions s ON s.user_id = u.id
+      LEFT JOIN access_tokens t ON t.id = s.token_id
      WHERE u.workspace_id = ${workspaceId} AND NOT u.suspended
        AND u.role IN ('owner', 'administrator', 'agent')
        AND (${conversationId}::bigint IS NULL

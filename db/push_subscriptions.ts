@@ -63,3 +63,12 @@ export async function findSubscriptions(
     SELECT id, endpoint, p256dh, auth FROM push_subscriptions
      WHERE id = ANY(${sql.array(ids)}::bigint[]) ORDER BY id`;
 }
+
+/** A refreshed token takes over its device's subscriptions. */
+export async function moveSubscriptionsToToken(
+  sql: Executor,
+  fromTokenId: number,
+  toTokenId: number,
+): Promise<void> {
+  await sql`UPDATE push_subscriptions SET token_id = ${toTokenId} WHERE token_id = ${fromTokenId}`;
+}

@@ -359,10 +359,31 @@ Deno.test("web push", serverTestOptions, async (t) => {
       const [row] = await s.deps.sql<{ device_name: string }[]>`
         SELECT device_name FROM push_subscriptions WHERE id = ${tablet.rowId}`;
       assertEquals(row!.device_name, "Tablet"); // the token's device when none is sent
-      const out = await http(s.url, "POST", "/api/agent/logout", { token: login.body.token });
+      // A refreshed token takes the device's subscriptions along.
+      const refreshed = await http(s.url, "POST", "/api/agent/refresh", {
+        token: login.body.token,
+        body: {},
+      });
+      assertEquals(refreshed.status, 200, refreshed.text);
+      const out = await http(s.url, "POST", "/api/agent/logout", { token: refreshed.body.token });
       assertEquals(out.status, 200);
       assertEquals(await subscriptionCount(tablet.rowId), 0);
       assertEquals(await subscriptionCount(amy.rowId), 1); // the other device keeps its own
+    });
+
+    await t.step("a revoked token's device gets no more pushes", async () => {
+      const login = await http(s.url, "POST", "/api/agent/login", {
+        body: { email: EMAIL.acmeAgent, password: PASSWORD, device_name: "Old phone" },
+        headers: { "x-forwarded-for": "203.0.113.78" },
+      });
+      assertEquals(login.status, 200, login.text);
+      const old = await subscribe(login.body.token);
+      await s.deps.sql`
+        UPDATE access_tokens SET revoked_at = now()
+         WHERE id = ${Number(String(login.body.token).split("|")[0])}`;
+      const c = await newChat();
+      await push.waitFor(to(amy, "chat_started", c.id));
+      await noneFor(to(old, "chat_started", c.id));
     });
 
     await t.step("registration is limited to 20 a minute per user", async () => {
