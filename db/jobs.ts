@@ -167,7 +167,10 @@ export async function scheduleJobs(
   sql: Executor,
   jobs: NewJob[],
   delaySeconds: number,
+  /** Leave a running job alone (a start making sure a recurring job exists). */
+  opts: { keepRunning?: boolean } = {},
 ): Promise<void> {
+  const keep = opts.keepRunning ? ["queued", "running"] : ["queued"];
   if (jobs.length === 0) return;
   await sql`
     INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
@@ -184,7 +187,7 @@ export async function scheduleJobs(
     ON CONFLICT (dedupe_key) DO UPDATE SET status = 'queued', attempts = 0,
       run_at = EXCLUDED.run_at, payload = EXCLUDED.payload, last_error = NULL, locked_by = NULL,
       locked_until = NULL, updated_at = now()
-     WHERE jobs.status <> 'queued'`;
+     WHERE jobs.status <> ALL(${sql.array(keep)}::text[])`;
 }
 
 /** Narrow a running job's payload to what is left to do before it is retried. */

@@ -80,10 +80,19 @@ export async function scheduleEmailDigests(
   );
 }
 
-export async function scheduleSlaCheck(sql: Executor, delaySeconds: number): Promise<void> {
+/**
+ * The next SLA check. `atStart`: only revive a finished or failed one, never
+ * take over a check another instance is running.
+ */
+export async function scheduleSlaCheck(
+  sql: Executor,
+  delaySeconds: number,
+  atStart = false,
+): Promise<void> {
   await scheduleJobs(
     sql,
     [{ kind: SLA_CHECK, payload: {}, dedupeKey: SLA_CHECK, maxAttempts: 3 }],
     delaySeconds,
+    { keepRunning: atStart },
   );
 }

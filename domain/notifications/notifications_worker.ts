@@ -56,7 +56,7 @@ export function startNotificationsWorker(deps: AppDeps): Worker {
       mailer = createMailSender(cfg.smtpUrl, cfg.mailFrom);
       handlers[EMAIL_DIGEST] = emailDigestJob(mailer);
     }
-    await scheduleSlaCheck(deps.sql, cfg.slaCheckSeconds);
+    await scheduleSlaCheck(deps.sql, cfg.slaCheckSeconds, true);
     if (stopped) return;
     inner = startJobRunner(deps, handlers, {
       name: "notifications",
