@@ -24,7 +24,7 @@ import { findProviderClient } from "../ai/provider_client.ts";
  * runs before the AI layer matters) can train full-text only.
  */
 export type TrainDeps = Pick<AppDeps, "sql" | "appKey"> & {
-  config?: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs">;
+  config?: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs" | "aiApiKey">;
   db?: Pick<AppDeps["db"], "vector">;
 };
 
