@@ -7,7 +7,12 @@ import { conversationIdField, keyField, visitorIdField, widgetMessageSchema } fr
 
 export const widgetConversation = publicProcedure
   .meta({
-    openapi: { method: "GET", path: "/widget/{key}/conversation", tags: ["widget"] },
+    openapi: {
+      method: "GET",
+      path: "/widget/{key}/conversation",
+      summary: "The visitor's conversation snapshot, to redraw the history",
+      description: "Without `conversation_id`, the visitor's latest conversation with this bot.",
+    },
     rateLimit: { name: "widget.conversation", limit: 60, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({

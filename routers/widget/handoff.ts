@@ -7,7 +7,12 @@ import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 
 export const widgetHandoff = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/widget/{key}/handoff", tags: ["widget"] },
+    openapi: {
+      method: "POST",
+      path: "/widget/{key}/handoff",
+      summary: "Ask for a human agent",
+      description: "The AI keeps answering until an agent takes the conversation over.",
+    },
     rateLimit: { name: "widget.handoff", limit: 10, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({

@@ -10,7 +10,7 @@ export const visitorIdField = z.string().trim().min(1).superRefine(atMostChars(1
 export const conversationIdField = z.uuid();
 
 export const widgetMessageSchema = z.object({
-  id: z.number(),
+  id: z.int(),
   role: z.enum(["visitor", "assistant", "agent"]),
   content: z.string(),
   at: z.string(),
