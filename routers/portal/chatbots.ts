@@ -55,9 +55,10 @@ export const updateBot = portalProcedure
     openapi: {
       method: "PUT",
       path: "/api/portal/chatbots/{key}",
-      summary: "Update a bot's texts, branding, provider and model",
-      description: "Fields left out keep their value; `name` is required.",
-      requestExample: { name: "Acme Support", model: "gpt-4o-mini", primary_color: "#4f46e5" },
+      summary: "Update a bot's name, texts, activity and branding",
+      description: "Fields left out keep their value; `name` is required. `provider` and " +
+        "`model` are fixed here: a value other than the bot's is a 422 naming the field.",
+      requestExample: { name: "Acme Support", welcome_message: "Hi! How can we help?" },
     },
     permission: "manage-chatbots",
   })
