@@ -224,8 +224,8 @@ export interface paths {
         /** One bot with persona, instructions and branding */
         get: operations["portalShowBot"];
         /**
-         * Update a bot's texts, branding, provider and model
-         * @description Fields left out keep their value; `name` is required.
+         * Update a bot's name, texts, activity and branding
+         * @description Fields left out keep their value; `name` is required. `provider` and `model` are fixed here: a value other than the bot's is a 422 naming the field.
          *
          *     Requires the `manage-chatbots` permission.
          */
@@ -1650,8 +1650,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Acme Support",
-                 *       "model": "gpt-4o-mini",
-                 *       "primary_color": "#4f46e5"
+                 *       "welcome_message": "Hi! How can we help?"
                  *     }
                  */
                 "application/json": {
