@@ -33,7 +33,23 @@ const BY_NAME: Record<string, unknown> = {
   role: "owner",
   plan: "pro",
   slug: "acme",
-  status: "ready",
+  label: "OpenAI",
+  powered_by: "Parley",
+  version: "1.0.0",
+  handoff_state: "bot_active",
+  position: "right",
+  theme: "ocean",
+  launcher_text: "Chat with us",
+  welcome_message: "Hi! How can we help you today?",
+  persona: "A friendly, concise support assistant.",
+  instructions: "Answer from the knowledge provided; offer a human when unsure.",
+  locale: "en-GB",
+  timezone: "Europe/Berlin",
+  referrer: "https://www.google.com/",
+  page_title: "Pricing",
+  comment: "Quick and helpful, thanks!",
+  error: "The site could not be reached.",
+  note: "A human agent is handling this conversation.",
   snippet: '<script src="https://parley.example.com/widget.js" data-key="demo-bot" defer></script>',
 };
 
@@ -76,7 +92,9 @@ export function exampleOf(schema: JsonSchema, name = "", depth = 0): unknown {
       if (typeof schema.format === "string" && schema.format in BY_FORMAT) {
         return BY_FORMAT[schema.format];
       }
-      if (name.endsWith("_at") || name === "since") return BY_FORMAT["date-time"];
+      if (name.endsWith("_at") || name === "since" || name === "at") {
+        return BY_FORMAT["date-time"];
+      }
       if (name.endsWith("_url")) return "https://example.com/";
       return name ? name.replace(/_/g, " ") : "text";
     }

@@ -66,6 +66,7 @@ export const deleteKey = portalProcedure
       description: "Idempotent: removing a key that was never stored is 200 with a message " +
         "saying so. An unrecognised provider code is 422 on `provider`.",
       notFound: false,
+      responseExample: { message: "The OpenAI key was removed." },
     },
     permission: "manage-workspace",
   })

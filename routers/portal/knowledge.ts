@@ -9,10 +9,10 @@ import { Invalid } from "../../domain/errors.ts";
 
 const sourceSchema = z.object({
   id: z.int(),
-  type: z.string(),
+  type: z.string().meta({ examples: ["url"] }),
   title: z.string(),
   source_url: z.string().nullable(),
-  status: z.string(),
+  status: z.string().meta({ examples: ["ready"] }),
   chunk_count: z.int(),
   created_at: z.string(),
   error: z.string().nullable(),
@@ -113,6 +113,7 @@ export const deleteKnowledge = portalProcedure
       method: "DELETE",
       path: "/api/portal/chatbots/{key}/knowledge/{source}",
       summary: "Remove a knowledge source and its indexed chunks",
+      responseExample: { message: "Knowledge source deleted." },
     },
     permission: "manage-content",
   })

@@ -48,6 +48,7 @@ export const logout = portalProcedure
       method: "POST",
       path: "/api/portal/logout",
       summary: "Revoke the portal token used for this request",
+      responseExample: { message: "Logged out." },
     },
   })
   .input(z.object({}))

@@ -48,8 +48,8 @@ export const addKnowledge = apiProcedure
     data: z.object({
       id: z.int(),
       title: z.string(),
-      type: z.string(),
-      status: z.string(),
+      type: z.string().meta({ examples: ["text"] }),
+      status: z.string().meta({ examples: ["ready"] }),
       chunk_count: z.int(),
     }),
   }))

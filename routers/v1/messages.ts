@@ -19,6 +19,17 @@ export const sendMessage = apiProcedure
         "the AI provider fails: `message` names the cause and `conversation_id` the " +
         "conversation that kept the visitor message, so a retry can continue it.",
       errors: [429, 502],
+      responseExample: {
+        conversation_id: "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+        status: "bot",
+        reply: {
+          id: 42,
+          content: "Yes, we ship to Iceland within five working days.",
+          model: "gpt-4o-mini",
+          tokens_in: 412,
+          tokens_out: 17,
+        },
+      },
       requestExample: {
         message: "Do you ship to Iceland?",
         visitor_id: "crm-contact-1842",

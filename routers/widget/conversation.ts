@@ -3,7 +3,13 @@ import { z } from "zod";
 import { publicProcedure } from "../trpc.ts";
 import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
 import { getSnapshot } from "../../domain/widget/get_snapshot.ts";
-import { conversationIdField, keyField, visitorIdField, widgetMessageSchema } from "./schemas.ts";
+import {
+  conversationIdField,
+  conversationStatus,
+  keyField,
+  visitorIdField,
+  widgetMessageSchema,
+} from "./schemas.ts";
 
 export const widgetConversation = publicProcedure
   .meta({
@@ -22,7 +28,7 @@ export const widgetConversation = publicProcedure
   }))
   .output(z.object({
     conversation_id: z.string(),
-    status: z.string(),
+    status: conversationStatus,
     handoff_state: z.string(),
     wait_remaining: z.null(),
     messages: z.array(widgetMessageSchema),

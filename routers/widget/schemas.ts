@@ -16,8 +16,11 @@ export const widgetMessageSchema = z.object({
   at: z.string(),
 });
 
+/** `status`: bot, agent or closed; `handoff_state`: bot_active, handoff_pending, human_connected. */
+export const conversationStatus = z.string().meta({ examples: ["bot"] });
+
 export const conversationStateSchema = z.object({
   conversation_id: z.string(),
-  status: z.string(),
+  status: conversationStatus,
   handoff_state: z.string(),
 });

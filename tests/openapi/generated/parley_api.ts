@@ -866,9 +866,9 @@ export interface operations {
                      *         "knowledge_sources": 1,
                      *         "branding": {
                      *           "primary_color": "#4f46e5",
-                     *           "launcher_text": "launcher text",
-                     *           "position": "position",
-                     *           "theme": "theme",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
                      *           "logo_url": "https://example.com/",
                      *           "avatar_url": "https://example.com/",
                      *           "title": "Shipping times",
@@ -1140,7 +1140,7 @@ export interface operations {
                      *       "data": {
                      *         "id": 1,
                      *         "title": "Shipping times",
-                     *         "type": "type",
+                     *         "type": "text",
                      *         "status": "ready",
                      *         "chunk_count": 1
                      *       }
@@ -1150,7 +1150,9 @@ export interface operations {
                         data: {
                             id: number;
                             title: string;
+                            /** @example text */
                             type: string;
+                            /** @example ready */
                             status: string;
                             chunk_count: number;
                         };
@@ -1168,7 +1170,7 @@ export interface operations {
                      *       "data": {
                      *         "id": 1,
                      *         "title": "Shipping times",
-                     *         "type": "type",
+                     *         "type": "text",
                      *         "status": "ready",
                      *         "chunk_count": 1
                      *       }
@@ -1178,7 +1180,9 @@ export interface operations {
                         data: {
                             id: number;
                             title: string;
+                            /** @example text */
                             type: string;
+                            /** @example ready */
                             status: string;
                             chunk_count: number;
                         };
@@ -1237,13 +1241,12 @@ export interface operations {
                      *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *       "status": "bot",
                      *       "reply": {
-                     *         "id": 1,
-                     *         "content": "Orders ship within two working days.",
+                     *         "id": 42,
+                     *         "content": "Yes, we ship to Iceland within five working days.",
                      *         "model": "gpt-4o-mini",
-                     *         "tokens_in": 1,
-                     *         "tokens_out": 1
-                     *       },
-                     *       "note": "note"
+                     *         "tokens_in": 412,
+                     *         "tokens_out": 17
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -1313,7 +1316,7 @@ export interface operations {
                      *       },
                      *       "brand": {
                      *         "name": "Acme Support",
-                     *         "powered_by": "powered by",
+                     *         "powered_by": "Parley",
                      *         "logo_url": "https://example.com/"
                      *       }
                      *     }
@@ -1362,7 +1365,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Do you ship to Iceland?"
+                     *       "message": "Logged out."
                      *     }
                      */
                     "application/json": {
@@ -1404,7 +1407,7 @@ export interface operations {
                      *       },
                      *       "brand": {
                      *         "name": "Acme Support",
-                     *         "powered_by": "powered by",
+                     *         "powered_by": "Parley",
                      *         "logo_url": "https://example.com/"
                      *       },
                      *       "limits": {
@@ -1535,14 +1538,14 @@ export interface operations {
                      *         "is_active": true,
                      *         "knowledge_sources": 1,
                      *         "conversations": 1,
-                     *         "persona": "persona",
-                     *         "instructions": "instructions",
-                     *         "welcome_message": "welcome message",
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
                      *         "branding": {
                      *           "primary_color": "#4f46e5",
-                     *           "launcher_text": "launcher text",
-                     *           "position": "position",
-                     *           "theme": "theme",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
                      *           "logo_url": "https://example.com/",
                      *           "avatar_url": "https://example.com/",
                      *           "title": "Shipping times",
@@ -1688,14 +1691,14 @@ export interface operations {
                      *         "is_active": true,
                      *         "knowledge_sources": 1,
                      *         "conversations": 1,
-                     *         "persona": "persona",
-                     *         "instructions": "instructions",
-                     *         "welcome_message": "welcome message",
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
                      *         "branding": {
                      *           "primary_color": "#4f46e5",
-                     *           "launcher_text": "launcher text",
-                     *           "position": "position",
-                     *           "theme": "theme"
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean"
                      *         }
                      *       }
                      *     }
@@ -1754,13 +1757,13 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 1,
-                     *           "type": "type",
+                     *           "type": "url",
                      *           "title": "Shipping times",
                      *           "source_url": "https://example.com/help",
                      *           "status": "ready",
                      *           "chunk_count": 1,
                      *           "created_at": "2026-11-21T07:06:17.123000Z",
-                     *           "error": "error",
+                     *           "error": "The site could not be reached.",
                      *           "pages_found": 1,
                      *           "pages_indexed": 1
                      *         }
@@ -1770,9 +1773,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
+                            /** @example url */
                             type: string;
                             title: string;
                             source_url: string | null;
+                            /** @example ready */
                             status: string;
                             chunk_count: number;
                             created_at: string;
@@ -1831,13 +1836,13 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": 1,
-                     *         "type": "type",
+                     *         "type": "url",
                      *         "title": "Shipping times",
                      *         "source_url": "https://example.com/help",
                      *         "status": "ready",
                      *         "chunk_count": 1,
                      *         "created_at": "2026-11-21T07:06:17.123000Z",
-                     *         "error": "error",
+                     *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
                      *         "pages_indexed": 1
                      *       }
@@ -1846,9 +1851,11 @@ export interface operations {
                     "application/json": {
                         data: {
                             id: number;
+                            /** @example url */
                             type: string;
                             title: string;
                             source_url: string | null;
+                            /** @example ready */
                             status: string;
                             chunk_count: number;
                             created_at: string;
@@ -1889,7 +1896,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Do you ship to Iceland?"
+                     *       "message": "Knowledge source deleted."
                      *     }
                      */
                     "application/json": {
@@ -1925,7 +1932,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "provider": "provider_1",
-                     *           "label": "label",
+                     *           "label": "OpenAI",
                      *           "last_four": "9c2e",
                      *           "configured": true
                      *         }
@@ -2021,7 +2028,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Do you ship to Iceland?"
+                     *       "message": "The OpenAI key was removed."
                      *     }
                      */
                     "application/json": {
@@ -2153,12 +2160,12 @@ export interface operations {
                      *       "data": {
                      *         "public_key": "demo-bot",
                      *         "name": "Acme Support",
-                     *         "welcome_message": "welcome message",
+                     *         "welcome_message": "Hi! How can we help you today?",
                      *         "branding": {
                      *           "primary_color": "#4f46e5",
-                     *           "launcher_text": "launcher text",
-                     *           "position": "position",
-                     *           "theme": "theme",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
                      *           "logo_url": "https://example.com/",
                      *           "avatar_url": "https://example.com/",
                      *           "title": "Shipping times",
@@ -2208,7 +2215,7 @@ export interface operations {
                      *           "fields": [
                      *             {
                      *               "name": "name",
-                     *               "label": "label",
+                     *               "label": "OpenAI",
                      *               "type": "text",
                      *               "required": true
                      *             }
@@ -2331,21 +2338,22 @@ export interface operations {
                     /**
                      * @example {
                      *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
-                     *       "status": "ready",
-                     *       "handoff_state": "handoff state",
+                     *       "status": "bot",
+                     *       "handoff_state": "bot_active",
                      *       "wait_remaining": null,
                      *       "messages": [
                      *         {
                      *           "id": 1,
                      *           "role": "visitor",
                      *           "content": "Orders ship within two working days.",
-                     *           "at": "at"
+                     *           "at": "2026-11-21T07:06:17.123000Z"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": {
                         conversation_id: string;
+                        /** @example bot */
                         status: string;
                         handoff_state: string;
                         wait_remaining: null;
@@ -2434,11 +2442,11 @@ export interface operations {
                  *       "visitor_id": "v-7f3a9c",
                  *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                  *       "page_url": "https://example.com/pricing",
-                 *       "page_title": "page title",
-                 *       "referrer": "referrer",
+                 *       "page_title": "Pricing",
+                 *       "referrer": "https://www.google.com/",
                  *       "chat_open": true,
-                 *       "locale": "locale",
-                 *       "timezone": "timezone"
+                 *       "locale": "en-GB",
+                 *       "timezone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": {
@@ -2466,15 +2474,15 @@ export interface operations {
                      *       "poll_seconds": 1,
                      *       "conversation": {
                      *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
-                     *         "status": "ready",
-                     *         "handoff_state": "handoff state"
+                     *         "status": "bot",
+                     *         "handoff_state": "bot_active"
                      *       },
                      *       "messages": [
                      *         {
                      *           "id": 1,
                      *           "role": "visitor",
                      *           "content": "Orders ship within two working days.",
-                     *           "at": "at"
+                     *           "at": "2026-11-21T07:06:17.123000Z"
                      *         }
                      *       ]
                      *     }
@@ -2483,6 +2491,7 @@ export interface operations {
                         poll_seconds: number;
                         conversation: {
                             conversation_id: string;
+                            /** @example bot */
                             status: string;
                             handoff_state: string;
                         } | null;
@@ -2538,13 +2547,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
-                     *       "status": "ready",
-                     *       "handoff_state": "handoff state",
+                     *       "status": "bot",
+                     *       "handoff_state": "bot_active",
                      *       "handoff_requested_at": "2026-11-21T07:06:17.123000Z"
                      *     }
                      */
                     "application/json": {
                         conversation_id: string;
+                        /** @example bot */
                         status: string;
                         handoff_state: string;
                         handoff_requested_at: string | null;
@@ -2575,7 +2585,7 @@ export interface operations {
                  *       "visitor_id": "v-7f3a9c",
                  *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                  *       "rating": 1,
-                 *       "comment": "comment"
+                 *       "comment": "Quick and helpful, thanks!"
                  *     }
                  */
                 "application/json": {
@@ -2598,7 +2608,7 @@ export interface operations {
                      * @example {
                      *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *       "rating": 1,
-                     *       "comment": "comment"
+                     *       "comment": "Quick and helpful, thanks!"
                      *     }
                      */
                     "application/json": {
@@ -2703,7 +2713,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "status": "ok",
-                     *       "version": "version"
+                     *       "version": "1.0.0"
                      *     }
                      */
                     "application/json": {
