@@ -9,6 +9,7 @@ import { startWorkers } from "./app/workers.ts";
 import { describeError } from "./app/logger.ts";
 import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
 import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
+import { anyProviderKeyStored } from "./db/provider_keys.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -38,7 +39,7 @@ export async function startServer(env?: Record<string, string | undefined>) {
 export function banner(
   url: string,
   demo: DemoCredentials | null,
-  ai: { aiBaseUrl: string | null; aiApiKey: string | null },
+  ai: { aiBaseUrl: string | null; aiApiKey: string | null; keysStored: boolean },
 ): string {
   const lines = [`Parley is running at ${url}`, `  API reference:  ${url}/api/docs`];
   if (demo) {
@@ -50,6 +51,7 @@ export function banner(
   }
   if (ai.aiBaseUrl) lines.push(`  AI models:      every provider at ${ai.aiBaseUrl}`);
   else if (ai.aiApiKey) lines.push("  AI models:      AI_API_KEY for workspaces without a key");
+  else if (ai.keysStored) lines.push("  AI models:      the workspaces' stored provider keys");
   else {
     // The first thing a new user needs: without a model the bot answers 502.
     lines.push(
@@ -67,7 +69,10 @@ export function banner(
 if (import.meta.main) {
   try {
     const { services, shutdown } = await startServer();
-    console.log(banner(services.deps.config.baseUrl, services.demo, services.deps.config));
+    const keysStored = await anyProviderKeyStored(services.deps.sql);
+    console.log(
+      banner(services.deps.config.baseUrl, services.demo, { ...services.deps.config, keysStored }),
+    );
     for (const sig of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(sig, async () => {
         await shutdown();

@@ -125,9 +125,13 @@ Deno.test("first run: the demo bot answers", serverTestOptions, async (t) => {
     });
 
     await t.step("without any model the banner says how to give one", () => {
-      const text = banner("http://localhost:8080", null, { aiBaseUrl: null, aiApiKey: null });
+      const none = { aiBaseUrl: null, aiApiKey: null, keysStored: false };
+      const text = banner("http://localhost:8080", null, none);
       assertMatch(text, /deno task admin key:set demo provider_1 <key>/);
       assertMatch(text, /AI_API_KEY=<key> or AI_BASE_URL=<OpenAI-compatible URL>/);
+      const keyed = banner("http://localhost:8080", null, { ...none, keysStored: true });
+      assertMatch(keyed, /AI models:\s+the workspaces' stored provider keys/);
+      assertOk(!keyed.includes("key:set"));
     });
   } finally {
     await fake.close();
