@@ -6,7 +6,8 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppDeps } from "./deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
-import { buildOpenApiDocument, describeProcedures } from "../routers/openapi/document.ts";
+import { buildOpenApiDocument } from "../routers/openapi/document.ts";
+import { apiOperations } from "../routers/openapi/api_operations.ts";
 import { API_VERSION } from "../routers/system/status.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
@@ -39,7 +40,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const openApi = () =>
     openApiAsset ??= makeAsset(
       JSON.stringify(buildOpenApiDocument(
-        [...describeProcedures(appRouter), ...rawRoutes.flatMap((r) => r.openapi ?? [])],
+        apiOperations(),
         { baseUrl: deps.config.baseUrl, version: API_VERSION },
       )),
       "application/json; charset=utf-8",

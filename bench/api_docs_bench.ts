@@ -4,9 +4,8 @@
  * assets (Swagger UI's script and stylesheet read from the package, hashed
  * and gzipped on their first request, then served from memory).
  */
-import { appRouter } from "../routers/app_router.ts";
-import { buildOpenApiDocument, describeProcedures } from "../routers/openapi/document.ts";
-import { rawRoutes } from "../routers/raw_routes.ts";
+import { buildOpenApiDocument } from "../routers/openapi/document.ts";
+import { apiOperations } from "../routers/openapi/api_operations.ts";
 import { apiDocsResponse } from "../routers/doors/api_docs_page.ts";
 import { gzip } from "../routers/doors/static_files.ts";
 
@@ -15,7 +14,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 function generate(): string {
   return JSON.stringify(buildOpenApiDocument(
-    [...describeProcedures(appRouter), ...rawRoutes.flatMap((r) => r.openapi ?? [])],
+    apiOperations(),
     { baseUrl: "http://localhost:8080", version: "1.0.0" },
   ));
 }

@@ -29,6 +29,8 @@ export interface DescribedOperation {
   output: z.ZodType | null;
   /** A success response other than JSON of `output` (the SSE stream). */
   successResponse?: Record<string, unknown>;
+  /** Responses by status that differ from the shared error bodies (a probe's 503). */
+  responses?: Record<string, unknown>;
 }
 
 interface ProcedureDef {
@@ -132,7 +134,8 @@ function operation(op: DescribedOperation): Record<string, unknown> {
     };
   }
   for (const status of statuses.errors) {
-    responses[String(status)] = { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` };
+    responses[String(status)] = op.responses?.[String(status)] ??
+      { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[status]}` };
   }
   const description = describe(o.description ?? "", meta);
   const out: Record<string, unknown> = {

@@ -6,9 +6,8 @@
  * document, then calls the API through openapi-fetch with those types.
  */
 import openapiTS, { astToString } from "openapi-typescript";
-import { appRouter } from "../../routers/app_router.ts";
-import { buildOpenApiDocument, describeProcedures } from "../../routers/openapi/document.ts";
-import { rawRoutes } from "../../routers/raw_routes.ts";
+import { buildOpenApiDocument } from "../../routers/openapi/document.ts";
+import { apiOperations } from "../../routers/openapi/api_operations.ts";
 import { API_VERSION } from "../../routers/system/status.ts";
 
 export const TYPES_FILE = new URL("./generated/parley_api.ts", import.meta.url);
@@ -22,7 +21,7 @@ export async function generateTypes(doc: unknown): Promise<string> {
 
 if (import.meta.main) {
   const doc = buildOpenApiDocument(
-    [...describeProcedures(appRouter), ...rawRoutes.flatMap((r) => r.openapi ?? [])],
+    apiOperations(),
     { baseUrl: "http://localhost:8080", version: API_VERSION },
   );
   await Deno.writeTextFile(TYPES_FILE, await generateTypes(doc));

@@ -198,7 +198,7 @@ Deno.test("generated client against the live document", serverTestOptions, async
       assertEquals(settingsToken.response.status, 403);
     });
 
-    await t.step("widget: config, a 404, and the stream's event-stream", async () => {
+    await t.step("widget and system: config, a 404, the stream, the probes", async () => {
       const widget = createClient<paths>({ baseUrl: s.url });
       const config = await widget.GET("/widget/{key}/config", {
         params: { path: { key: "acme-helper" } },
@@ -224,6 +224,9 @@ Deno.test("generated client against the live document", serverTestOptions, async
       assertEquals(invalid.response.status, 422);
       const status = await widget.GET("/api/status");
       check("GET", "/api/status", status.response, status.data);
+      const ready = await widget.GET("/readyz");
+      check("GET", "/readyz", ready.response, ready.data);
+      assertEquals(ready.data?.status, "ready");
     });
   } finally {
     await s.stop();

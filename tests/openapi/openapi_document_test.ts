@@ -63,6 +63,7 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
       assertEquals(statuses("get", "/api/v1/me"), ["200", "401", "403", "500"]);
       assertEquals(statuses("get", "/widget/{key}/config"), ["200", "404", "422", "429", "500"]);
       assertEquals(statuses("get", "/api/status"), ["200", "500"]);
+      assertEquals(statuses("get", "/readyz"), ["200", "500", "503"]);
     });
 
     await t.step("error bodies are ours: {message} and {message, errors}", () => {
@@ -77,7 +78,7 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
       for (const { path, method, o } of all) {
         // Public: the widget, the status, and the logins (which hand out tokens).
         const isPublic = path.startsWith("/widget/") || path === "/api/status" ||
-          path.endsWith("/login");
+          path === "/healthz" || path === "/readyz" || path.endsWith("/login");
         if (isPublic) assertEquals(o.security, [], `${method} ${path}`);
         else assertEquals(o.security.length, 1, `${method} ${path}`);
       }
