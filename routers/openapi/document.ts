@@ -153,9 +153,11 @@ function operation(op: DescribedOperation): Record<string, unknown> {
       properties: bodyProps,
       required: required.filter((r) => r in bodyProps),
     };
-    if ((bodySchema.required as string[]).length === 0) delete bodySchema.required;
+    const anyRequired = (bodySchema.required as string[]).length > 0;
+    if (!anyRequired) delete bodySchema.required;
     out.requestBody = {
-      required: true,
+      // An empty body reads as `{}`: the body is required only when a field is.
+      required: anyRequired,
       content: {
         "application/json": {
           schema: bodySchema,
