@@ -12,7 +12,7 @@ import { can, type Permission } from "../domain/auth/permissions.ts";
 import { DomainError, Forbidden, Invalid } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
-import { rejectNulCharacters } from "./guards/nul_characters.ts";
+import { rejectUnstorableInput } from "./guards/storable_input.ts";
 import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
 import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
@@ -96,18 +96,22 @@ const absentInputAsObject = skipOnRestDoor(
   () => true, // the REST door always passes an object
 );
 
-/** A NUL in any input string is a 422 here, not a database fault (a 500) later. */
-const noNulCharacters = checkOnRestDoor(
+/**
+ * Text the database cannot store as sent (a NUL, a lone surrogate) and
+ * objects nested past the bound are a 422 here, not a database fault (a 500)
+ * later: guards/storable_input.ts.
+ */
+const storableInput = checkOnRestDoor(
   t.middleware(async ({ getRawInput, next }) => {
-    rejectNulCharacters(await getRawInput());
+    rejectUnstorableInput(await getRawInput());
     return next();
   }),
-  (_ctx, rawInput) => rejectNulCharacters(rawInput),
+  (_ctx, rawInput) => rejectUnstorableInput(rawInput),
 );
 
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);
 
-export const publicProcedure = base.use(rateLimited).use(noNulCharacters);
+export const publicProcedure = base.use(rateLimited).use(storableInput);
 
 /** Procedures that need a bearer token with `ability`; role permission from meta. */
 export function authedProcedure(ability: Ability) {
@@ -123,7 +127,7 @@ export function authedProcedure(ability: Ability) {
       throw new Forbidden(`Your role does not have the ${meta.permission} permission.`);
     }
     return next({ ctx: { ...ctx, auth } });
-  }).use(rateLimited).use(noNulCharacters);
+  }).use(rateLimited).use(storableInput);
 }
 
 export const apiProcedure = authedProcedure("api");

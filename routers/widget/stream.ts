@@ -13,7 +13,7 @@ import { readCapped } from "../../domain/io/read_capped.ts";
 import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
-import { rejectNulCharacters } from "../guards/nul_characters.ts";
+import { rejectUnstorableInput } from "../guards/storable_input.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
@@ -112,9 +112,9 @@ export async function handleStream(
   try {
     await enforceRateLimit(deps.kv, STREAM_RATE_LIMIT, ip, headers);
     const body = await readJson(req);
+    rejectUnstorableInput(body);
     const parsed = streamInput.safeParse({ ...body, key });
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
-    rejectNulCharacters(parsed.data);
     const input = parsed.data;
     const { bot, providerCiphertext, quotaHeadroom } = await loadWidgetBotForReply(
       deps.sql,
