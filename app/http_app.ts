@@ -2,12 +2,12 @@
  * The request handler: health probes, API docs, the tRPC door, raw routes
  * (SSE, static), then the REST door; one JSON log line per request.
  */
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import type { AppDeps } from "./deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
 import { createRequestContext } from "../routers/context.ts";
+import { createTrpcDoor, TRPC_PREFIX } from "../routers/doors/trpc_door.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
@@ -41,6 +41,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       description: "Integration v1, portal, agent and widget endpoints of Parley.",
     }));
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
+  const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
   async function route(
     req: Request,
@@ -60,18 +61,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
         path,
       ];
     }
-    if (path.startsWith("/trpc/")) {
-      const res = await fetchRequestHandler({
-        endpoint: "/trpc",
-        req,
-        router: appRouter,
-        createContext: () => createRequestContext(deps, req, ip),
-        onError: ({ error }) => {
-          if (error.code === "INTERNAL_SERVER_ERROR") onFault(error.cause ?? error);
-        },
-      });
-      return [res, "/trpc/{procedure}"];
-    }
+    if (path.startsWith(TRPC_PREFIX)) return [await trpcDoor(req, path, ip), "/trpc/{procedure}"];
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
     if (raw) return [await raw.route.handle(req, raw.params, deps, ip), raw.route.template];
     const found = table.lookup(method, path);

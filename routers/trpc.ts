@@ -20,18 +20,24 @@ export type Meta = OpenApiMeta<{
   /** Role permission required beyond the token's ability. */
   permission?: Permission;
   rateLimit?: RateLimitSpec;
+  /** Largest request body this route reads, where it needs more than DEFAULT_BODY_LIMIT. */
+  maxBodyBytes?: number;
 }>;
 
 const t = initTRPC.meta<Meta>().context<RequestContext>().create({
   isDev: false,
   // The /trpc door speaks tRPC's envelope, but with our message and field
   // errors and never a stack trace.
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     const status = cause instanceof DomainError ? domainErrorStatus(cause) : shape.data.httpStatus;
     const validation = validationBody(error);
     const message = validation?.message ??
-      (status >= 500 && !(cause instanceof DomainError) ? "Server error." : shape.message);
+      (cause instanceof SyntaxError
+        ? malformedInputMessage(ctx?.req.method)
+        : status >= 500 && !(cause instanceof DomainError)
+        ? "Server error."
+        : shape.message);
     const errors = validation?.errors ?? (cause instanceof Invalid ? cause.errors : undefined);
     return {
       message,
@@ -45,6 +51,16 @@ const t = initTRPC.meta<Meta>().context<RequestContext>().create({
     };
   },
 });
+
+/**
+ * Our sentence for input tRPC could not parse, never the JSON parser's own
+ * text (which echoes the input back): the REST door says the same.
+ */
+function malformedInputMessage(method: string | undefined): string {
+  return method === "GET"
+    ? "The input query parameter is not valid JSON."
+    : "The request body is not valid JSON.";
+}
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

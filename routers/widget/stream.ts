@@ -9,7 +9,6 @@ import { z } from "zod";
 import type { AppDeps } from "../../app/deps.ts";
 import { describeError } from "../../app/logger.ts";
 import { ProviderUnavailable, QuotaExceeded } from "../../domain/errors.ts";
-import { readCapped } from "../../domain/io/read_capped.ts";
 import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
@@ -17,6 +16,7 @@ import { rejectUnstorableInput } from "../guards/storable_input.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
+import { BodyTooLarge, readBodyText } from "../doors/request_body.ts";
 import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 import { atMostChars } from "../schemas/text.ts";
 
@@ -67,7 +67,7 @@ export const streamInput = z.object({
 export type StreamErrorCode = "provider_unavailable" | "quota_exceeded" | "internal";
 
 /** Largest body read: the fields' own limits add up to well under this. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const STREAM_MAX_BODY_BYTES = 64 * 1024;
 
 class BadBody extends Error {
   constructor(message: string, readonly status = 400) {
@@ -75,19 +75,14 @@ class BadBody extends Error {
   }
 }
 
-/** The body as text, refusing (413) anything larger than MAX_BODY_BYTES without buffering it. */
-async function readText(req: Request): Promise<string> {
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES || !req.body) {
-    if (req.body) throw new BadBody("The request body is too large.", 413);
-    return "";
-  }
-  const bytes = await readCapped(req.body, MAX_BODY_BYTES);
-  if (bytes === null) throw new BadBody("The request body is too large.", 413);
-  return new TextDecoder().decode(bytes);
-}
-
 async function readJson(req: Request): Promise<Record<string, unknown>> {
-  const text = await readText(req);
+  let text: string;
+  try {
+    text = await readBodyText(req, STREAM_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new BadBody(err.message, 413);
+    throw err;
+  }
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
