@@ -12,6 +12,7 @@ import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
+import { pageCsp } from "../routers/doors/page_csp.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
@@ -41,6 +42,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       description: "Integration v1, portal, agent and widget endpoints of Parley.",
     }));
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
+  let docsCsp: Promise<string> | null = null;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
   async function route(
@@ -56,10 +58,12 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       return [new Response(openApi(), { headers: { "content-type": "application/json" } }), path];
     }
     if (path === "/api/docs" && (method === "GET" || method === "HEAD")) {
-      return [
-        new Response(API_DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }),
-        path,
-      ];
+      const headers = {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": await (docsCsp ??= pageCsp(API_DOCS_HTML)),
+        "referrer-policy": "strict-origin-when-cross-origin",
+      };
+      return [new Response(API_DOCS_HTML, { headers }), path];
     }
     if (path.startsWith(TRPC_PREFIX)) return [await trpcDoor(req, path, ip), "/trpc/{procedure}"];
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
@@ -104,7 +108,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   // and an await on every request (docs/BENCHMARKS.md).
   async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     if (draining) {
-      return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
+      return jsonResponse(503, { message: "The server is shutting down." }, {
+        "Retry-After": "1",
+        "x-content-type-options": "nosniff",
+      });
     }
     inFlight++;
     const started = performance.now();
@@ -125,6 +132,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     } finally {
       if (--inFlight === 0 && idle) idle();
     }
+    res = noSniff(res);
     deps.log.info("request", {
       method: req.method,
       route: template,
@@ -132,6 +140,18 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
     return res;
+  }
+}
+
+/** No response is ever sniffed into another type (a JSON echo rendered as HTML, …). */
+function noSniff(res: Response): Response {
+  try {
+    res.headers.set("x-content-type-options", "nosniff");
+    return res;
+  } catch { // immutable headers (a proxied or redirect response): copy once
+    const copy = new Response(res.body, res);
+    copy.headers.set("x-content-type-options", "nosniff");
+    return copy;
   }
 }
 

@@ -23,6 +23,8 @@ export function widgetScript(): Promise<StaticAsset> {
       makeAsset(text, "text/javascript; charset=utf-8", SCRIPT_CACHE, {
         "access-control-allow-origin": "*",
         "cross-origin-resource-policy": "cross-origin",
+        // Opened directly, the script is inert: it may load and run nothing.
+        "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
       })
     )
     .catch((err) => {
