@@ -13,6 +13,7 @@ import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
+import { encryptLegacyIdentitySecrets } from "../domain/auth/identity_secret.ts";
 import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
 
 export interface Services {
@@ -46,6 +47,8 @@ export async function openServices(config: Config, clock: () => Date = () => new
       clock,
     };
     await withStartupLock(db, async () => {
+      const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });
+      if (encrypted) log.info("identity secrets encrypted at rest", { workspaces: encrypted });
       if (!config.seedFile) return;
       const raw = JSON.parse(await Deno.readTextFile(config.seedFile));
       const report = await applySeed({ sql: db.sql, appKey, now: clock() }, raw);
