@@ -13,6 +13,11 @@ import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
+import { PROBE_TIMEOUT_MS } from "../db/database_watch.ts";
+import { answerWithinOutage } from "./outage_guard.ts";
+import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.ts";
+import { errorResponse } from "../routers/doors/rest_door.ts";
+import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
@@ -43,6 +48,12 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     }));
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   let docsCsp: Promise<string> | null = null;
+  const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
+  // The embedded database runs in process: only a remote one can stop answering.
+  const guarded = deps.db.watch.remote
+    ? (work: Promise<Response>, refuse: () => Response) =>
+      answerWithinOutage(deps.db.watch, work, refuse)
+    : (work: Promise<Response>) => work;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
   async function route(
@@ -65,13 +76,33 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       };
       return [new Response(API_DOCS_HTML, { headers }), path];
     }
-    if (path.startsWith(TRPC_PREFIX)) return [await trpcDoor(req, path, ip), "/trpc/{procedure}"];
+    if (path.startsWith(TRPC_PREFIX)) {
+      return [
+        await guarded(trpcDoor(req, path, ip), () => {
+          const { body, headers } = unavailable();
+          return trpcErrorResponse(503, body.message as string, req, path, headers);
+        }),
+        "/trpc/{procedure}",
+      ];
+    }
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
-    if (raw) return [await raw.route.handle(req, raw.params, deps, ip), raw.route.template];
+    if (raw) {
+      const work = raw.route.handle(req, raw.params, deps, ip);
+      return [
+        await (raw.route.offline ? work : guarded(work, () => errorResponse(unavailable()))),
+        raw.route.template,
+      ];
+    }
     const found = table.lookup(method, path);
     if (found.kind === "match") {
       const ctx = createRequestContext(deps, req, ip);
-      return [await handleRest(found.match, search, ctx, onFault), found.match.route.template];
+      return [
+        await guarded(
+          handleRest(found.match, search, ctx, onFault),
+          () => errorResponse(unavailable(), ctx.response.headers),
+        ),
+        found.match.route.template,
+      ];
     }
     const allow = found.kind === "method" ? found.allow : [];
     if (mayBeRaw(path)) allow.push(...rawRouteMethods(path));
@@ -178,15 +209,23 @@ export function splitUrl(raw: string): [string, string] {
   return [path, q === -1 ? "" : raw.slice(q)];
 }
 
+/** Every check is bounded (PROBE_TIMEOUT_MS), so /readyz answers in under a second. */
 async function readiness(deps: AppDeps): Promise<Response> {
   const checks: Record<string, boolean> = {};
-  try {
-    await deps.sql`SELECT 1`;
-    checks.database = true;
-  } catch {
-    checks.database = false;
-  }
-  if (deps.config.redisUrl) checks.redis = await deps.kv.ping();
+  const [database, redis] = await Promise.all([
+    deps.db.watch.reachable(),
+    deps.config.redisUrl ? withinProbeTime(deps.kv.ping()) : Promise.resolve(null),
+  ]);
+  checks.database = database;
+  if (redis !== null) checks.redis = redis;
   const ok = Object.values(checks).every(Boolean);
   return jsonResponse(ok ? 200 : 503, { status: ok ? "ready" : "unavailable", checks });
+}
+
+function withinProbeTime(check: Promise<boolean>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    check.catch(() => false),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS)),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -27,7 +27,11 @@ export async function openServices(config: Config, clock: () => Date = () => new
 > {
   const log = createLogger(config.logLevel);
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   try {
     const { applied, vector } = await migrate(db.sql);
     db.vector = vector;
@@ -46,7 +50,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       appKey,
       clock,
     };
-    await withStartupLock(db, async () => {
+    await withStartupLock(db, config.databasePoolSize, async () => {
       const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });
       if (encrypted) log.info("identity secrets encrypted at rest", { workspaces: encrypted });
       if (!config.seedFile) return;
@@ -55,7 +59,11 @@ export async function openServices(config: Config, clock: () => Date = () => new
       log.info("seed applied", { file: config.seedFile, workspaces: report.workspaces.length });
     });
     const demo = config.demo
-      ? await withStartupLock(db, () => ensureDemo({ sql: db.sql, appKey, now: clock() }))
+      ? await withStartupLock(
+        db,
+        config.databasePoolSize,
+        () => ensureDemo({ sql: db.sql, appKey, now: clock() }),
+      )
       : null;
     return {
       deps,
@@ -80,14 +88,21 @@ const STARTUP_LOCK_ID = 7_241_003;
  * connection, so the seed's own transactions use the pool meanwhile. The
  * embedded database belongs to one process (locked in db/embedded.ts).
  */
-async function withStartupLock<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+async function withStartupLock<T>(
+  db: Database,
+  poolSize: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (db.embedded) return await fn();
-  const conn = await db.sql.reserve();
+  // With a pool of one, every query runs on that one connection, so the session
+  // lock is taken and released there; reserving it would leave none for `fn`.
+  const conn = poolSize > 1 ? await db.sql.reserve() : null;
+  const on = conn ?? db.sql;
   try {
-    await conn`SELECT pg_advisory_lock(${STARTUP_LOCK_ID})`;
+    await on`SELECT pg_advisory_lock(${STARTUP_LOCK_ID})`;
     return await fn();
   } finally {
-    await conn`SELECT pg_advisory_unlock(${STARTUP_LOCK_ID})`.catch(() => {});
-    conn.release();
+    await on`SELECT pg_advisory_unlock(${STARTUP_LOCK_ID})`.catch(() => {});
+    conn?.release();
   }
 }

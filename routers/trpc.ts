@@ -13,7 +13,12 @@ import { DomainError, Forbidden, Invalid } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
 import { rejectUnstorableInput } from "./guards/storable_input.ts";
-import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
+import {
+  domainCause,
+  domainErrorStatus,
+  trpcCodeForStatus,
+  validationBody,
+} from "./doors/http_errors.ts";
 import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
 export type Meta = OpenApiMeta<{
@@ -75,8 +80,8 @@ export const createCallerFactory = t.createCallerFactory;
 const domainErrors = skipOnRestDoor(
   t.middleware(async ({ next }) => {
     const result = await next();
-    if (!result.ok && result.error.cause instanceof DomainError) {
-      const cause = result.error.cause;
+    const cause = result.ok ? null : domainCause(result.error);
+    if (!result.ok && cause) {
       throw new TRPCError({
         code: trpcCodeForStatus(domainErrorStatus(cause)) as TRPC_ERROR_CODE_KEY,
         message: cause.message,

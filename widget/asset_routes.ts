@@ -56,12 +56,14 @@ export const widgetAssetRoutes: RawRoute[] = [
     method: "GET",
     pattern: ["widget.js"],
     template: "/widget.js",
+    offline: true,
     handle: async (req) => serveAsset(req, await widgetScript()),
   },
   {
     method: "GET",
     pattern: ["demo"],
     template: "/demo",
+    offline: true,
     handle: async (req, _params, deps) =>
       serveAsset(req, await demoAsset(deps.config.baseUrl, demoKey(new URL(req.url)))),
   },

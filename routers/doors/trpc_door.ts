@@ -9,6 +9,9 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppDeps } from "../../app/deps.ts";
 import { createRequestContext, type RequestContext } from "../context.ts";
 import type { Meta } from "../trpc.ts";
+import { QuotaExceeded, Unavailable } from "../../domain/errors.ts";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import { trpcCodeForStatus } from "./http_errors.ts";
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, readBodyText } from "./request_body.ts";
 
 export const TRPC_PREFIX = "/trpc/";
@@ -42,7 +45,7 @@ export function createTrpcDoor(
       try {
         text = await readBodyText(req, limitOf(path));
       } catch (err) {
-        if (err instanceof BodyTooLarge) return payloadTooLarge(err.message, path, req.url);
+        if (err instanceof BodyTooLarge) return trpcErrorResponse(413, err.message, req, path);
         throw err;
       }
       request = new Request(req.url, { method: req.method, headers: req.headers, body: text });
@@ -52,10 +55,21 @@ export function createTrpcDoor(
       req: request,
       router,
       createContext: () => createRequestContext(deps, request, ip),
-      // Rate-limit headers the guards set, on successes and refusals alike.
-      responseMeta: ({ ctx }) => {
+      // Rate-limit headers the guards set, on successes and refusals alike,
+      // and Retry-After for a lockout or an unreachable database, as on REST.
+      responseMeta: ({ ctx, errors }) => {
         const extras = (ctx as RequestContext | undefined)?.response;
-        return extras?.hasHeaders ? { headers: extras.headers } : {};
+        const headers = extras?.hasHeaders ? extras.headers : new Headers();
+        for (const error of errors) {
+          const cause = error.cause;
+          if (
+            (cause instanceof QuotaExceeded || cause instanceof Unavailable) &&
+            cause.retryAfter !== null && !headers.has("retry-after")
+          ) {
+            headers.set("Retry-After", String(cause.retryAfter));
+          }
+        }
+        return { headers };
       },
       onError: ({ error }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") onFault(error.cause ?? error);
@@ -64,19 +78,29 @@ export function createTrpcDoor(
   };
 }
 
-/** tRPC's error envelope for a body refused before tRPC read it (one per call of a batch). */
-function payloadTooLarge(message: string, path: string, url: string): Response {
+/**
+ * tRPC's error envelope (one per call of a batch) for a refusal decided
+ * before tRPC ran: a body over the limit, a database that stopped answering.
+ */
+export function trpcErrorResponse(
+  status: number,
+  message: string,
+  req: Request,
+  path: string,
+  headers?: Record<string, string>,
+): Response {
+  const code = trpcCodeForStatus(status);
   const names = path.slice(TRPC_PREFIX.length).split(",");
   const shape = (name: string) => ({
     error: {
       message,
-      code: -32013,
-      data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413, path: name },
+      code: TRPC_ERROR_CODES_BY_KEY[code as keyof typeof TRPC_ERROR_CODES_BY_KEY] ?? -32603,
+      data: { code, httpStatus: status, path: name },
     },
   });
-  const isBatch = new URL(url).searchParams.get("batch") === "1";
+  const isBatch = new URL(req.url).searchParams.get("batch") === "1";
   return new Response(JSON.stringify(isBatch ? names.map(shape) : shape(names[0]!)), {
-    status: 413,
-    headers: { "content-type": "application/json" },
+    status,
+    headers: { "content-type": "application/json", ...headers },
   });
 }
