@@ -14,7 +14,7 @@ import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
 import { PROBE_TIMEOUT_MS } from "../db/database_watch.ts";
-import { answerWithinOutage } from "./outage_guard.ts";
+import { createOutageGuard } from "./outage_guard.ts";
 import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.ts";
 import { errorResponse } from "../routers/doors/rest_door.ts";
 import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
@@ -51,8 +51,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
   // The embedded database runs in process: only a remote one can stop answering.
   const guarded = deps.db.watch.remote
-    ? (work: Promise<Response>, refuse: () => Response) =>
-      answerWithinOutage(deps.db.watch, work, refuse)
+    ? createOutageGuard(deps.db.watch)
     : (work: Promise<Response>) => work;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
