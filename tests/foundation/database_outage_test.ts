@@ -151,7 +151,14 @@ Deno.test("database outage under load", serverTestOptions, async (t) => {
         assertEquals(ready.status, 503, ready.text);
         assertEquals(ready.body.checks.database, false);
         assertOk(readyMs < 1_000, `/readyz took ${readyMs.toFixed(0)} ms`);
-        await sleep(OUTAGE_MS - 300);
+        // The /trpc door answers the same 503, in its envelope, with Retry-After.
+        const t1 = performance.now();
+        const trpc = await http(s.url, "GET", "/trpc/v1.me", { token: T.acme.owner.api });
+        assertOk(performance.now() - t1 <= ANSWER_BOUND_MS, "slow /trpc answer");
+        assertEquals(trpc.status, 503, trpc.text);
+        assertEquals(trpc.body.error.data.httpStatus, 503);
+        assertOk(Number(trpc.headers.get("retry-after")) >= 1, "no Retry-After on /trpc");
+        await sleep(Math.max(0, OUTAGE_MS - 300 - (performance.now() - t0)));
         outage = false;
         proxy.heal();
         // Recovery by itself: a success within a few seconds of the database's return.

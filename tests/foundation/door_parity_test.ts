@@ -41,6 +41,21 @@ Deno.test("tRPC door parity with REST", serverTestOptions, async (t) => {
       );
     }
 
+    await t.step("a login lockout carries Retry-After on /trpc as on REST", async () => {
+      for (const door of ["/api/portal/login", "/trpc/portal.login"]) {
+        const ip = freshIp();
+        const attempt = (password: string) =>
+          http(s.url, "POST", door, {
+            body: { email: "owner@acme.test", password },
+            headers: ip,
+          });
+        for (let i = 0; i < 5; i++) await attempt("wrong");
+        const locked = await attempt("wrong");
+        assertEquals(locked.status, 429, `${door}: ${locked.text}`);
+        assertOk(Number(locked.headers.get("retry-after")) >= 1, `${door}: no Retry-After`);
+      }
+    });
+
     await t.step("malformed input gets our sentence on both doors", async () => {
       const get = await http(s.url, "GET", "/trpc/v1.me?input=%zz", { token: T.acme.owner.api });
       assertEquals(get.status, 400, get.text);
