@@ -14,7 +14,6 @@ import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
 import { PROBE_TIMEOUT_MS } from "../db/database_watch.ts";
-import { createOutageGuard } from "./outage_guard.ts";
 import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.ts";
 import { errorResponse } from "../routers/doors/rest_door.ts";
 import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
@@ -49,10 +48,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   let docsCsp: Promise<string> | null = null;
   const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
-  // The embedded database runs in process: only a remote one can stop answering.
-  const guarded = deps.db.watch.remote
-    ? createOutageGuard(deps.db.watch)
-    : (work: Promise<Response>) => work;
+  const guarded = deps.db.watch.guard;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
   async function route(

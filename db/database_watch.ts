@@ -9,6 +9,7 @@
  */
 import postgres from "postgres";
 import type { Sql } from "./client.ts";
+import { createOutageGuard, type OutageGuard } from "./outage_guard.ts";
 
 /** A probe that has not answered in this time counts as a failure: /readyz stays under 1 s. */
 export const PROBE_TIMEOUT_MS = 500;
@@ -20,6 +21,12 @@ export interface DatabaseWatch {
   reachable(): Promise<boolean>;
   /** Whether requests must be watched for a database that stops answering (not embedded). */
   readonly remote: boolean;
+  /**
+   * `work`'s result, or `unavailable()` as soon as the database is found
+   * unreachable while `work` still runs (db/outage_guard.ts). The embedded
+   * database runs in process and cannot stop answering: `work` as is.
+   */
+  guard: OutageGuard;
   close(): Promise<void>;
 }
 
@@ -55,17 +62,20 @@ export function watchDatabase(db: { url: string | null; sql: Sql }): DatabaseWat
     return ok;
   };
 
+  const reachable = (): Promise<boolean> => {
+    const now = performance.now();
+    if (last && now - last.at < PROBE_CACHE_MS) return Promise.resolve(last.ok);
+    return inFlight ??= probe().then((ok) => {
+      last = { at: performance.now(), ok };
+      inFlight = null;
+      return ok;
+    });
+  };
+
   return {
     remote: db.url !== null,
-    reachable() {
-      const now = performance.now();
-      if (last && now - last.at < PROBE_CACHE_MS) return Promise.resolve(last.ok);
-      return inFlight ??= probe().then((ok) => {
-        last = { at: performance.now(), ok };
-        inFlight = null;
-        return ok;
-      });
-    },
+    guard: db.url !== null ? createOutageGuard({ reachable }) : (work) => work,
+    reachable,
     async close() {
       if (probeSql) await probeSql.end({ timeout: 1 }).catch(() => {});
       probeSql = null;

@@ -13,7 +13,8 @@ import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { rejectUnstorableInput } from "../guards/storable_input.ts";
-import { toErrorReply } from "../doors/http_errors.ts";
+import { DATABASE_UNAVAILABLE_MESSAGE, toErrorReply } from "../doors/http_errors.ts";
+import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
 import { BodyTooLarge, readBodyText } from "../doors/request_body.ts";
@@ -64,7 +65,13 @@ export const streamInput = z.object({
 });
 
 /** The `code` of a terminal `error` event. */
-export type StreamErrorCode = "provider_unavailable" | "quota_exceeded" | "internal";
+export type StreamErrorCode =
+  | "provider_unavailable"
+  | "quota_exceeded"
+  | "unavailable"
+  | "internal";
+
+type Answer = Awaited<ReturnType<typeof answerTurn>>;
 
 /** Largest body read: the fields' own limits add up to well under this. */
 export const STREAM_MAX_BODY_BYTES = 64 * 1024;
@@ -140,10 +147,18 @@ export async function handleStream(
         status: turn.conversation.status,
       });
       try {
-        const answer = await answerTurn(deps, bot, turn, {
-          onDelta: (delta) => out.send("delta", { delta }),
-          signal,
-        });
+        // Bounded like a request: a database that stops answering ends the stream.
+        const answer = await deps.db.watch.guard<Answer | null>(
+          answerTurn(deps, bot, turn, {
+            onDelta: (delta) => out.send("delta", { delta }),
+            signal,
+          }),
+          () => null,
+        );
+        if (answer === null) {
+          out.send("error", { message: DATABASE_UNAVAILABLE_MESSAGE, code: "unavailable" });
+          return;
+        }
         out.send(
           "done",
           answer.source === "ai"
@@ -169,6 +184,9 @@ function streamError(
     return { message: err.message, code: "provider_unavailable" };
   }
   if (err instanceof QuotaExceeded) return { message: err.message, code: "quota_exceeded" };
+  if (isDatabaseUnreachable(err)) {
+    return { message: DATABASE_UNAVAILABLE_MESSAGE, code: "unavailable" };
+  }
   onFault(err);
   return { message: "The reply could not be completed. Please try again.", code: "internal" };
 }

@@ -12,7 +12,6 @@
  * One sweep timer serves every request in flight, running only while some
  * are: a timer per request cost about 2 µs each (docs/BENCHMARKS.md).
  */
-import type { DatabaseWatch } from "../db/database_watch.ts";
 
 export const OUTAGE_CHECK_MS = 2_000;
 const SWEEP_MS = 250;
@@ -24,7 +23,7 @@ interface Waiting {
   refuse(): void;
 }
 
-export function createOutageGuard(watch: DatabaseWatch): OutageGuard {
+export function createOutageGuard(watch: { reachable(): Promise<boolean> }): OutageGuard {
   // Insertion order is age order: a re-checked request moves to the end.
   const waiting = new Set<Waiting>();
   let timer: ReturnType<typeof setInterval> | null = null;
