@@ -19,8 +19,6 @@ const PROBE_CACHE_MS = 500;
 export interface DatabaseWatch {
   /** True when the database answered a probe within PROBE_TIMEOUT_MS. */
   reachable(): Promise<boolean>;
-  /** Whether requests must be watched for a database that stops answering (not embedded). */
-  readonly remote: boolean;
   /**
    * `work`'s result, or `unavailable()` as soon as the database is found
    * unreachable while `work` still runs (db/outage_guard.ts). The embedded
@@ -73,7 +71,6 @@ export function watchDatabase(db: { url: string | null; sql: Sql }): DatabaseWat
   };
 
   return {
-    remote: db.url !== null,
     guard: db.url !== null ? createOutageGuard({ reachable }) : (work) => work,
     reachable,
     async close() {
