@@ -4,6 +4,7 @@ import type { Kv } from "../kv/kv.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { EventBus } from "./event_bus.ts";
+import type { SocketHub } from "../domain/realtime/socket_hub.ts";
 
 export interface AppDeps {
   config: Config;
@@ -16,4 +17,6 @@ export interface AppDeps {
   appKey: CryptoKey;
   /** Injectable clock: expiry, quotas and month boundaries are testable without sleeping. */
   clock: () => Date;
+  /** This instance's Pusher-protocol socket server (sockets, channels, presence). */
+  realtime: SocketHub;
 }

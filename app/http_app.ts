@@ -13,6 +13,7 @@ import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
+import { SOCKET_TEMPLATE, socketDoor } from "../routers/doors/socket_door.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
@@ -71,6 +72,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
         },
       });
       return [res, "/trpc/{procedure}"];
+    }
+    if (path.startsWith("/app/")) {
+      const socket = socketDoor(deps, req, path, search);
+      if (socket) return [socket, SOCKET_TEMPLATE];
     }
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
     if (raw) return [await raw.route.handle(req, raw.params, deps, ip), raw.route.template];

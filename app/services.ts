@@ -12,6 +12,8 @@ import { migrate } from "../db/migrate.ts";
 import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
+import { SocketHub } from "../domain/realtime/socket_hub.ts";
+import { deriveRealtimeSecret } from "../domain/realtime/pusher_signature.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
 import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
 
@@ -27,6 +29,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
   const log = createLogger(config.logLevel);
   await Deno.mkdir(config.dataDir, { recursive: true });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let realtime: SocketHub | null = null;
   try {
     const { applied, vector } = await migrate(db.sql);
     db.vector = vector;
@@ -34,7 +37,19 @@ export async function openServices(config: Config, clock: () => Date = () => new
     const kv = config.redisUrl
       ? await createRedisKv(config.redisUrl, config.redisPrefix)
       : createMemoryKv();
-    const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
+    const rawAppKey = await resolveAppKey(config.appKey, config.dataDir);
+    const appKey = await importAppKey(rawAppKey);
+    realtime = new SocketHub({
+      creds: {
+        key: config.realtimeKey,
+        secret: config.realtimeSecret ?? deriveRealtimeSecret(rawAppKey),
+      },
+      activityTimeout: config.realtimeActivityTimeout,
+      // With Redis, client events and presence are shared by every instance.
+      kv: config.redisUrl ? kv : null,
+      log,
+    });
+    await realtime.start();
     const deps: AppDeps = {
       config,
       db,
@@ -44,6 +59,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       bus: createEventBus(kv),
       appKey,
       clock,
+      realtime,
     };
     await withStartupLock(db, async () => {
       if (!config.seedFile) return;
@@ -58,11 +74,13 @@ export async function openServices(config: Config, clock: () => Date = () => new
       deps,
       demo,
       close: async () => {
+        await realtime!.stop();
         await kv.close();
         await db.close();
       },
     };
   } catch (err) {
+    await realtime?.stop().catch(() => {});
     await db.close().catch(() => {});
     throw err;
   }

@@ -114,6 +114,10 @@ async function readBody(req: Request): Promise<Record<string, unknown>> {
   if (req.method === "GET" || req.method === "HEAD") return {};
   const text = await req.text();
   if (text.trim() === "") return {};
+  // Pusher clients (pusher-js, Laravel Echo) post broadcasting/auth as a form.
+  if (req.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
