@@ -8,10 +8,15 @@ import type { Executor } from "../../db/client.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { findBroadcastMessage, findBroadcastNote } from "../../db/realtime_payloads.ts";
 import { isoWithOffset } from "../widget/widget_message.ts";
+import { type InboxRow, loadInboxRows } from "../inbox/inbox_rows.ts";
+import { timeOfDay } from "../display_time.ts";
 
 export interface ConversationPayloads {
-  /** The inbox row, as broadcast to the workspace's agents. */
-  row: Record<string, unknown>;
+  /**
+   * The inbox row as the whole workspace sees it (no viewer: `mine` false,
+   * `assigned_user_id` lets each agent's client recompute it).
+   */
+  row: InboxRow;
   /** What the visitor may see: the state, nothing about agents or tags. */
   widget: { conversation_id: string; status: string; handoff_state: string };
 }
@@ -23,15 +28,14 @@ export async function conversationPayloads(
 ): Promise<ConversationPayloads | null> {
   const conv = await findConversationByPublicId(deps.sql, workspaceId, conversationId);
   if (!conv) return null;
+  const [row] = await loadInboxRows(deps.sql, {
+    workspaceId,
+    viewerUserId: null,
+    conversationIds: [conv.id],
+  }, { now: deps.clock() });
+  if (!row) return null;
   return {
-    row: {
-      id: conv.public_id,
-      status: conv.status,
-      handoff_state: conv.handoff_state,
-      resolution: conv.resolution,
-      email: conv.visitor_email,
-      assigned_user_id: conv.assigned_user_id,
-    },
+    row,
     widget: {
       conversation_id: conv.public_id,
       status: conv.status,
@@ -43,6 +47,8 @@ export async function conversationPayloads(
 export interface MessagePayload {
   conversation_id: string;
   message: { id: number; role: string; content: string; at: string };
+  /** Agent channels: the exact time, for clients showing another zone than UTC. */
+  created_at?: string;
 }
 
 export async function messagePayload(
@@ -54,9 +60,11 @@ export async function messagePayload(
   if (!m) return null;
   const base = { id: m.id, role: m.role, content: m.content };
   return {
+    // As the agent API shows messages: a time of day (UTC here: a broadcast has no viewer).
     agent: {
       conversation_id: m.conversation_public_id,
-      message: { ...base, at: isoWithOffset(m.created_at) },
+      message: { ...base, at: timeOfDay(m.created_at) },
+      created_at: m.created_at.toISOString(),
     },
     widget: {
       conversation_id: m.conversation_public_id,
@@ -70,6 +78,7 @@ export async function notePayload(sql: Executor, workspaceId: number, noteId: nu
   if (!n) return null;
   return {
     conversation_id: n.conversation_public_id,
-    note: { id: n.id, body: n.body, author: n.author, at: isoWithOffset(n.created_at) },
+    note: { id: n.id, body: n.body, author: n.author, at: timeOfDay(n.created_at) },
+    created_at: n.created_at.toISOString(),
   };
 }

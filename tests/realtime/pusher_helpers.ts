@@ -12,6 +12,7 @@ export interface Channel {
   bind(event: string, fn: (data: any) => void): unknown;
   unbind(event: string, fn?: (data: any) => void): unknown;
   trigger(event: string, data: unknown): boolean;
+  bind_global(fn: (event: string, data: any) => void): unknown;
   members?: { count: number; each(fn: (m: { id: string; info: any }) => void): void; me: any };
 }
 export interface Pusher {
