@@ -29,7 +29,11 @@ export const widgetConfig = publicProcedure
       proactive: brandingSchema.shape.proactive,
       prechat: z.object({ enabled: z.boolean(), fields: z.array(prechatField) }),
       realtime: z.object({
-        transport: z.literal("poll"),
+        transport: z.literal("pusher"),
+        key: z.string(),
+        host: z.string(),
+        port: z.number().int(),
+        tls: z.boolean(),
         heartbeat_seconds: z.number(),
         stream_path: z.string(),
       }),
@@ -38,5 +42,8 @@ export const widgetConfig = publicProcedure
   }))
   .query(async ({ ctx, input }) => {
     const bot = await loadWidgetBot(ctx.deps.sql, input.key);
-    return { data: buildWidgetConfig(bot) };
+    const { config } = ctx.deps;
+    return {
+      data: buildWidgetConfig(bot, { key: config.realtimeKey, baseUrl: config.baseUrl }),
+    };
   });
