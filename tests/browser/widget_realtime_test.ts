@@ -84,7 +84,7 @@ Deno.test("widget follows its conversation over the socket", serverTestOptions, 
       await page.locator(".msg.assistant .bubble", { hasText: "Happy to help." }).waitFor();
       conversationId = (await conversationOf(page)) ?? "";
       assertOk(conversationId.length === 36);
-      await waitUntil(async () => sockets.length > 0, "the widget's socket");
+      await waitUntil(() => Promise.resolve(sockets.length > 0), "the widget's socket");
       assertOk(sockets[0]!.startsWith(`ws://127.0.0.1:${port}/app/parley?protocol=7`), sockets[0]);
     });
 
