@@ -212,17 +212,53 @@ Deno.test("realtime: connect, authorise, refuse", serverTestOptions, async (t) =
       assertEquals(await heard, { typing: true, name: "Amy" });
     });
 
-    await t.step("a socket that stops answering pings is dropped", async () => {
-      const ws = new WebSocket(`ws://127.0.0.1:${s.port}/app/${REALTIME_KEY}?protocol=7`);
-      const frames: { event: string; data: unknown }[] = [];
-      const closed = new Promise<number>((resolve) => ws.onclose = (e) => resolve(e.code));
-      ws.onmessage = (e) => frames.push(JSON.parse(e.data));
-      // Never answers: the server pings after 1 s and drops after 1 s more.
-      const code = await closed;
-      assertEquals(code, 4201);
-      assertEquals(frames.map((f) => f.event), ["pusher:connection_established", "pusher:ping"]);
-      assertEquals(JSON.parse(frames[0]!.data as string).activity_timeout, 1);
-    });
+    await t.step(
+      "a socket that stops answering pings is dropped, and leaves presence",
+      async () => {
+        const presence = `presence-workspace.${me.company.id}`;
+        const watcher = client({ token: agentToken });
+        const rw = await subscribe(watcher, presence);
+        assertOk(rw.ok);
+        // A raw client that joins presence as the owner, then never answers anything.
+        const ws = new WebSocket(`ws://127.0.0.1:${s.port}/app/${REALTIME_KEY}?protocol=7`);
+        const frames: { event: string; data: unknown }[] = [];
+        const closed = new Promise<number>((resolve) => ws.onclose = (e) => resolve(e.code));
+        const established = new Promise<string>((resolve) =>
+          ws.onmessage = (e) => {
+            const f = JSON.parse(e.data);
+            frames.push(f);
+            if (f.event === "pusher:connection_established") resolve(JSON.parse(f.data).socket_id);
+          }
+        );
+        const socketId = await established;
+        const signed = await http(s.url, "POST", "/api/agent/broadcasting/auth", {
+          token: T.acme.owner.agent,
+          body: { socket_id: socketId, channel_name: presence },
+        });
+        const added = nextEvent<{ id: string }>(rw.channel, "pusher:member_added");
+        ws.send(JSON.stringify({
+          event: "pusher:subscribe",
+          data: {
+            channel: presence,
+            auth: signed.body.auth,
+            channel_data: signed.body.channel_data,
+          },
+        }));
+        assertEquals((await added).id, String(owner.user.id));
+        const removed = nextEvent<{ id: string }>(rw.channel, "pusher:member_removed", 8000);
+        // Silent from now on: the server pings after 1 s and drops it after 1 s more.
+        assertEquals(await closed, 4201);
+        assertEquals((await removed).id, String(owner.user.id));
+        assertEquals(frames.map((f) => f.event), [
+          "pusher:connection_established",
+          "pusher_internal:subscription_succeeded",
+          "pusher:ping",
+        ]);
+        assertEquals(JSON.parse(frames[0]!.data as string).activity_timeout, 1);
+        // pusher-js, which answers pings, stays connected meanwhile.
+        assertEquals(watcher.connection.state, "connected");
+      },
+    );
 
     await t.step("wrong key: 4001; no or old protocol: 4008 / 4007; plain GET: 426", async () => {
       for (
