@@ -11,6 +11,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
 import { updateConversation } from "../../db/conversations.ts";
 import { publishEvent } from "../events.ts";
+import { logConversationEvent } from "../../db/conversation_events.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
 import { isoWithOffset } from "./widget_message.ts";
 
@@ -34,11 +35,20 @@ export async function requestHuman(
       forUpdate: true,
     });
     let row = await applyTransition(tx, found, "requestHuman", { now });
+    const changed = found.handoff_state !== row.handoff_state;
+    if (changed) {
+      await logConversationEvent(tx, bot.workspace_id, {
+        conversationId: row.id,
+        type: "handoff_requested",
+        source: "visitor",
+        now,
+      });
+    }
     const emailChanged = input.email !== undefined && input.email !== found.visitor_email;
     if (emailChanged) {
       row = await updateConversation(tx, bot.workspace_id, row.id, { visitor_email: input.email });
     }
-    return { row, changed: found.handoff_state !== row.handoff_state, emailChanged };
+    return { row, changed, emailChanged };
   });
   if (emailChanged && !changed) {
     await publishEvent(deps, {
