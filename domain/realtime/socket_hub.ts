@@ -7,22 +7,19 @@
  * through the Kv pub/sub (hub_link.ts).
  */
 import type { Kv } from "../../kv/kv.ts";
-import { channelName, needsSignature, parseChannel } from "./channels.ts";
+import { channelName } from "./channels.ts";
 import {
   type ClientFrame,
   errorFrame,
   frame,
   parseClientFrame,
   PusherCode,
+  subscriptionErrorFrame,
 } from "./pusher_frames.ts";
-import { subscriptionErrorFrame } from "./pusher_frames.ts";
-import {
-  type RealtimeCredentials,
-  verifySubscription,
-  verifyWidgetToken,
-} from "./pusher_signature.ts";
-import { widgetChannelFor } from "./widget_channel.ts";
+import type { RealtimeCredentials } from "./pusher_signature.ts";
 import { type MemberInfo, PresenceRegistry } from "./presence_registry.ts";
+import { checkSubscription } from "./subscription_check.ts";
+import { routeClientEvent } from "./client_events.ts";
 import { HubLink, type LinkMessage } from "./hub_link.ts";
 
 export interface HubOptions {
@@ -33,6 +30,7 @@ export interface HubOptions {
   kv?: Kv | null;
   /** Bytes a socket may have queued before it counts as too slow and is dropped. */
   maxBufferedBytes?: number;
+  /** Where dropped slow sockets are reported. */
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
@@ -190,28 +188,9 @@ export class SocketHub {
     if (conn.channels.size >= MAX_CHANNELS_PER_SOCKET) {
       return refuse(429, "Too many channels on one connection");
     }
-    const ref = parseChannel(name);
-    if (!ref) return refuse(404, `No such channel: ${name}`);
-    let userId: string | null = null;
-    let info: MemberInfo = null;
-    if (needsSignature(name)) {
-      const channelData = typeof d.channel_data === "string" ? d.channel_data : undefined;
-      if (ref.kind === "presence" && channelData === undefined) {
-        return refuse(401, "Presence channels need channel_data");
-      }
-      if (!verifySubscription(this.opts.creds, conn.id, name, d.auth, channelData)) {
-        return refuse(401, "Invalid signature");
-      }
-      if (ref.kind === "presence") {
-        const member = parseMember(channelData!);
-        if (!member) return refuse(401, "channel_data needs a user_id");
-        [userId, info] = member;
-      }
-    } else if (
-      ref.kind !== "widget" || !verifyWidgetToken(this.opts.creds, ref.conversationId, ref.token)
-    ) {
-      return refuse(401, "Invalid channel token");
-    }
+    const check = checkSubscription(this.opts.creds, conn.id, name, d);
+    if (!check.ok) return refuse(check.status, check.error);
+    const { userId, info } = check;
     conn.channels.set(name, userId);
     let subs = this.subscribers.get(name);
     if (!subs) this.subscribers.set(name, subs = new Set());
@@ -267,14 +246,8 @@ export class SocketHub {
         errorFrame(null, "Client event on a channel the connection has not joined"),
       );
     }
-    const ref = parseChannel(name);
-    const widget = ref?.kind === "widget";
-    if (!needsSignature(name) && !(widget && f.event === "client-typing")) {
-      return this.send(
-        conn,
-        errorFrame(null, "Client events are only allowed on private and presence channels"),
-      );
-    }
+    const routes = routeClientEvent(this.opts.creds, name, f.event, f.data);
+    if (typeof routes === "string") return this.send(conn, errorFrame(null, routes));
     const second = Math.floor(Date.now() / 1000);
     if (conn.eventWindow !== second) {
       conn.eventWindow = second;
@@ -287,20 +260,8 @@ export class SocketHub {
       );
     }
     const userId = conn.channels.get(name) ?? null;
-    const data = widget ? typingOf(f.data, "visitor") : f.data;
-    this.relay(name, f.event, data, conn.id, userId);
-    if (f.event !== "client-typing" || !ref) return;
-    // The other side of the conversation hears the typing too.
-    if (ref.kind === "widget") {
-      this.relay(channelName.conversation(ref.conversationId), f.event, data, conn.id, null);
-    } else if (ref.kind === "conversation") {
-      this.relay(
-        widgetChannelFor(this.opts.creds, ref.conversationId),
-        f.event,
-        typingOf(f.data, "agent"),
-        conn.id,
-        null,
-      );
+    for (const r of routes) {
+      this.relay(r.channel, f.event, r.data, conn.id, r.withUser ? userId : null);
     }
   }
 
@@ -345,6 +306,9 @@ export class SocketHub {
     const ws = conn.ws;
     if (ws.readyState !== WebSocket.OPEN) return;
     if (ws.bufferedAmount > this.maxBuffered) {
+      this.opts.log?.warn("realtime socket dropped: send buffer full", {
+        queued_bytes: ws.bufferedAmount,
+      });
       return this.drop(conn, PusherCode.overCapacity, "Too slow: send buffer full");
     }
     try {
@@ -395,23 +359,4 @@ function refuse(socket: WebSocket, code: number, message: string): void {
 function newSocketId(): string {
   const [a, b] = crypto.getRandomValues(new Uint32Array(2));
   return `${a}.${b}`;
-}
-
-function parseMember(channelData: string): [string, MemberInfo] | null {
-  try {
-    const d = JSON.parse(channelData) as { user_id?: unknown; user_info?: unknown };
-    const id = d.user_id;
-    if (typeof id !== "string" && typeof id !== "number") return null;
-    return [String(id), d.user_info ?? null];
-  } catch {
-    return null;
-  }
-}
-
-/** Typing as relayed between the two sides: a role, a flag, and an agent's name at most. */
-function typingOf(data: unknown, role: "visitor" | "agent"): Record<string, unknown> {
-  const d = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = { role, typing: d.typing !== false };
-  if (role === "agent" && typeof d.name === "string") out.name = d.name.slice(0, 80);
-  return out;
 }

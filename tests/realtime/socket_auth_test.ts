@@ -210,6 +210,18 @@ Deno.test("realtime: connect, authorise, refuse", serverTestOptions, async (t) =
       const heard = nextEvent(rb.channel, "client-typing");
       assertOk(ra.channel.trigger("client-typing", { typing: true, name: "Amy" }));
       assertEquals(await heard, { typing: true, name: "Amy" });
+      // Over 10 a second: refused with 4301, and the others hear no more than 10.
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+      let relayed = 0;
+      rb.channel.bind("client-burst", () => relayed++);
+      const limited = nextEvent<{ data: { code: number } }>(a.connection, "error");
+      for (let i = 0; i < 15; i++) ra.channel.trigger("client-burst", { i });
+      assertEquals((await limited).data.code, 4301);
+      await new Promise((r) => setTimeout(r, 200));
+      assertEquals(relayed, 10);
+      // A public channel takes no client events.
+      const widgetName = `conversation-widget.${acmeConversation}.${"A".repeat(22)}`;
+      assertEquals((await subscribe(a, widgetName)).ok, false);
     });
 
     await t.step(
