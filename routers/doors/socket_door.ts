@@ -36,5 +36,10 @@ export function socketDoor(
   } catch {
     decoded = key;
   }
-  return deps.realtime.accept(req, decoded, protocol);
+  try {
+    return deps.realtime.accept(req, decoded, protocol);
+  } catch {
+    // Deno refuses a malformed handshake (no Sec-WebSocket-Key, wrong Connection header).
+    return jsonResponse(400, { message: "Invalid WebSocket handshake." });
+  }
 }

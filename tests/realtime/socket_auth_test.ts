@@ -291,6 +291,14 @@ Deno.test("realtime: connect, authorise, refuse", serverTestOptions, async (t) =
       const plain = await fetch(`${s.url}/app/${REALTIME_KEY}`);
       assertEquals(plain.status, 426);
       await plain.body?.cancel();
+      const broken = await fetch(`${s.url}/app/${REALTIME_KEY}`, {
+        headers: { upgrade: "websocket" },
+      });
+      assertEquals(broken.status, 400, "a malformed handshake is a 400, not a 500");
+      await broken.body?.cancel();
+      const post = await fetch(`${s.url}/app/${REALTIME_KEY}`, { method: "POST" });
+      assertEquals(post.status, 405);
+      await post.body?.cancel();
     });
   } finally {
     for (const c of clients) c.disconnect();
