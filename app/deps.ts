@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { EventBus } from "./event_bus.ts";
 import type { SocketHub } from "../domain/realtime/socket_hub.ts";
+import type { VapidKeys } from "./vapid_keys.ts";
 
 export interface AppDeps {
   config: Config;
@@ -19,4 +20,6 @@ export interface AppDeps {
   clock: () => Date;
   /** This instance's Pusher-protocol socket server (sockets, channels, presence). */
   realtime: SocketHub;
+  /** Push signing keys; null where push is not configured (503 on registration). */
+  vapid: VapidKeys | null;
 }

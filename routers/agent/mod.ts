@@ -15,6 +15,8 @@ import {
 } from "./conversation_actions.ts";
 import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
 import { broadcastingAuth } from "./broadcasting.ts";
+import { pushSubscribe, pushVapid } from "./push.ts";
+import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
 
 export const agentRouter = router({
   login,
@@ -38,4 +40,8 @@ export const agentRouter = router({
   canned,
   cannedUsed,
   broadcastingAuth,
+  pushVapid,
+  pushSubscribe,
+  notificationPreferences,
+  updatePreferences,
 });
