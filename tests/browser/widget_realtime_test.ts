@@ -142,10 +142,16 @@ Deno.test("widget follows its conversation over the socket", serverTestOptions, 
       agent.unsubscribe(`presence-workspace.${me.company.id}`);
       await page.unroute("**/widget/acme-helper/heartbeat");
       await page.locator("button[aria-label='Start a new chat']").click();
+      // The log starts over once the old conversation is closed on the server.
+      await waitUntil(async () => (await page.locator(".msg.visitor").count()) === 0, "a new chat");
       await page.locator("textarea[aria-label=Message]").fill("Hello again");
       await page.locator("textarea[aria-label=Message]").press("Enter");
+      let second = "";
+      await waitUntil(async () => {
+        second = (await conversationOf(page)) ?? "";
+        return second !== "" && second !== conversationId;
+      }, "the new conversation");
       await page.locator(".msg.assistant .bubble", { hasText: "Happy to help." }).waitFor();
-      const second = (await conversationOf(page)) ?? "";
       await page.locator("button[aria-label='Talk to a human']").click();
       await page.getByText("No teammate is online right now").waitFor();
       assertEquals(await page.getByText("asked a teammate to join").count(), 0);

@@ -36,6 +36,8 @@ export class Widget {
   private readonly delivered = new Set<number>();
   private readonly realtime: Realtime | null;
   private typingNote: { el: HTMLElement; timer: ReturnType<typeof setTimeout> } | null = null;
+  /** The conversation whose request for a human was already answered in the log. */
+  private asked: string | null = null;
 
   constructor(
     private readonly config: WidgetConfig,
@@ -255,9 +257,15 @@ export class Widget {
     if (!id) return;
     try {
       const state = await this.api.handoff(this.visitorId, id);
-      const nobody = state.handoff_state === "handoff_pending" && !state.agents_online;
-      this.applyState(state, !nobody);
-      if (!nobody) return;
+      this.applyState(state, true);
+      // Said once per conversation, from this answer only: the socket may bring the new
+      // state first, and only this answer says whether anyone is there.
+      if (state.handoff_state !== "handoff_pending" || this.asked === id) return;
+      this.asked = id;
+      if (state.agents_online) {
+        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
+        return;
+      }
       // Say so plainly instead of promising a teammate; the AI keeps answering.
       this.log.note(
         "No teammate is online right now. Leave your e-mail and we'll reply there; meanwhile I'm still here to help.",
@@ -304,12 +312,10 @@ export class Widget {
       status: s.status,
       handoff_state: s.handoff_state,
     };
-    if (announce && before?.handoff_state !== s.handoff_state) {
-      if (s.handoff_state === "handoff_pending") {
-        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
-      } else if (s.handoff_state === "human_connected") {
-        this.log.note("A teammate joined the chat.");
-      }
+    if (
+      announce && before?.handoff_state !== s.handoff_state && s.handoff_state === "human_connected"
+    ) {
+      this.log.note("A teammate joined the chat.");
     }
     if (s.status === "closed" && this.config.features.rating && !this.ratingShown) {
       this.ratingShown = true;
