@@ -9,11 +9,15 @@ export interface Config {
   port: number;
   baseUrl: string;
   databaseUrl: string | null;
+  /** Connections to DATABASE_URL's PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   redisUrl: string | null;
   /** Raw APP_KEY; embedded mode may leave it null and let the data dir provide one. */
   appKey: string | null;
   dataDir: string;
   aiBaseUrl: string | null;
+  /** Server-wide provider key used when a workspace stored none (AI_API_KEY; single-company installs). */
+  aiApiKey: string | null;
   /** Per-attempt timeout of an AI provider call (AI_TIMEOUT_MS, default 30000). */
   aiTimeoutMs: number;
   seedFile: string | null;
@@ -32,6 +36,37 @@ export interface Config {
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
   redisPrefix: string;
+  /** Public Pusher app key: sockets connect to `/app/{key}` (REALTIME_KEY). */
+  realtimeKey: string;
+  /** Signing secret of channel subscriptions (REALTIME_SECRET); null: derived from APP_KEY. */
+  realtimeSecret: string | null;
+  /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
+  realtimeActivityTimeout: number;
+  /** Notifications (docs/notifications.md). */
+  notifications: NotificationConfig;
+}
+
+export interface NotificationConfig {
+  /** VAPID key pair (base64url, as web-push prints them) and the contact subject. */
+  vapidPublicKey: string | null;
+  vapidPrivateKey: string | null;
+  vapidSubject: string;
+  /** Generate a key pair under DATA_DIR when none is set (default: embedded mode only). */
+  vapidGenerate: boolean;
+  /** Push endpoint hosts allowed although private (`host` or `host:port`, tests). */
+  pushAllowHosts: string[];
+  /** Extra CA certificates (PEM file) trusted for push delivery only. */
+  pushCaFile: string | null;
+  pushTimeoutMs: number;
+  concurrency: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** How long alerts gather before one e-mail carries them. */
+  emailBatchSeconds: number;
+  /** Default waiting-for-a-human threshold; a workspace may set its own. */
+  slaBreachMinutes: number;
+  /** How often the SLA check runs. */
+  slaCheckSeconds: number;
 }
 
 /** Thrown for an unusable variable; main prints `message` alone and exits 1. */
@@ -112,6 +147,20 @@ function parseAiTimeout(raw: string | undefined): number {
   return ms;
 }
 
+function parseRealtimeKey(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "parley";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`REALTIME_KEY must be 1-64 letters, digits, _ or -, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseRealtimeSecret(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 16) throw new ConfigError("REALTIME_SECRET must be at least 16 characters");
+  return raw;
+}
+
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = parsePort(env);
   const databaseUrl = parseUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]);
@@ -141,11 +190,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     hostname: env.HOST || "0.0.0.0",
     baseUrl: baseUrl.replace(/\/+$/, ""),
     databaseUrl,
+    databasePoolSize: parseIntRange("DATABASE_POOL_SIZE", env.DATABASE_POOL_SIZE, 10, 1, 200),
     redisUrl,
     appKey,
     dataDir: env.DATA_DIR || "./data",
     aiBaseUrl: aiBaseUrl?.replace(/\/+$/, "") ?? null,
     aiTimeoutMs: parseAiTimeout(env.AI_TIMEOUT_MS),
+    aiApiKey: env.AI_API_KEY?.trim() || null,
     seedFile: env.SEED_FILE || null,
     demo: parseBool("DEMO", env.DEMO, databaseUrl === null),
     logLevel: logLevel as LogLevel,
@@ -165,5 +216,55 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
+    realtimeKey: parseRealtimeKey(env.REALTIME_KEY),
+    realtimeSecret: parseRealtimeSecret(env.REALTIME_SECRET),
+    realtimeActivityTimeout: parseIntRange(
+      "REALTIME_ACTIVITY_TIMEOUT",
+      env.REALTIME_ACTIVITY_TIMEOUT,
+      120,
+      1,
+      600,
+    ),
+    notifications: parseNotifications(env, databaseUrl === null),
+  };
+}
+
+function parseNotifications(env: Env, embedded: boolean): NotificationConfig {
+  const pub = env.VAPID_PUBLIC_KEY || null;
+  const priv = env.VAPID_PRIVATE_KEY || null;
+  if ((pub === null) !== (priv === null)) {
+    throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
+  }
+  if (pub && !/^[A-Za-z0-9_-]{87}$/.test(pub)) {
+    throw new ConfigError("VAPID_PUBLIC_KEY must be 65 bytes as URL-safe base64 (87 characters)");
+  }
+  if (priv && !/^[A-Za-z0-9_-]{43}$/.test(priv)) {
+    throw new ConfigError("VAPID_PRIVATE_KEY must be 32 bytes as URL-safe base64 (43 characters)");
+  }
+  const subject = env.VAPID_SUBJECT || "mailto:admin@localhost";
+  if (!/^(mailto:|https:\/\/)/.test(subject)) {
+    throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, got "${subject}"`);
+  }
+  return {
+    vapidPublicKey: pub,
+    vapidPrivateKey: priv,
+    vapidSubject: subject,
+    vapidGenerate: parseBool("VAPID_GENERATE", env.VAPID_GENERATE, embedded),
+    pushAllowHosts: (env.PUSH_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    pushCaFile: env.PUSH_CA_FILE || null,
+    pushTimeoutMs: parseIntRange("PUSH_TIMEOUT_MS", env.PUSH_TIMEOUT_MS, 10_000, 100, 120_000),
+    concurrency: parseIntRange("NOTIFY_CONCURRENCY", env.NOTIFY_CONCURRENCY, 8, 0, 64),
+    smtpUrl: parseUrl("SMTP_URL", env.SMTP_URL, ["smtp:", "smtps:"]),
+    mailFrom: env.MAIL_FROM || "Parley <parley@localhost>",
+    emailBatchSeconds: parseIntRange(
+      "EMAIL_BATCH_SECONDS",
+      env.EMAIL_BATCH_SECONDS,
+      120,
+      0,
+      86_400,
+    ),
+    slaBreachMinutes: parseIntRange("SLA_BREACH_MINUTES", env.SLA_BREACH_MINUTES, 5, 1, 10_080),
+    slaCheckSeconds: parseIntRange("SLA_CHECK_SECONDS", env.SLA_CHECK_SECONDS, 30, 1, 3_600),
   };
 }

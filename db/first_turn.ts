@@ -23,17 +23,20 @@ export async function insertFirstTurn(
 ): Promise<FirstTurn | null> {
   const [row] = await sql<(ConversationRow & { m_id: number; m_created_at: Date })[]>`
     WITH ${quotaCtes(sql, workspaceId, c.month)},
+    mid AS (SELECT nextval('messages_id_seq') AS id),
     conv AS (
       INSERT INTO conversations (workspace_id, chatbot_id, visitor_id, channel, meta,
-        visitor_name, visitor_email, visitor_phone, last_message_at, created_at)
+        visitor_name, visitor_email, visitor_phone, last_message_at, created_at,
+        last_visitor_message_id)
       SELECT ${workspaceId}, ${c.chatbotId}, ${c.visitorId}, ${c.channel},
         ${sql.json(c.meta as never)}, ${c.visitorName ?? null}, ${c.visitorEmail ?? null},
-        ${c.visitorPhone ?? null}, ${c.now}, ${c.now}
-        FROM quota
+        ${c.visitorPhone ?? null}, ${c.now}, ${c.now}, mid.id
+        FROM quota, mid
       RETURNING *),
     msg AS (
-      INSERT INTO messages (workspace_id, conversation_id, role, content, created_at)
-      SELECT ${workspaceId}, conv.id, 'visitor', ${c.content}, ${c.now} FROM conv
+      INSERT INTO messages (id, workspace_id, conversation_id, role, content, created_at)
+      SELECT conv.last_visitor_message_id, ${workspaceId}, conv.id, 'visitor', ${c.content},
+        ${c.now} FROM conv
       RETURNING id, created_at)
     SELECT conv.*, msg.id AS m_id, msg.created_at AS m_created_at FROM conv, msg`;
   if (!row) return null;

@@ -97,18 +97,38 @@ export async function appendMessage(
   const guard = opts.onlyIfAiMayAnswer
     ? sql`AND status <> 'agent' AND handoff_state <> 'human_connected'`
     : sql``;
+  // A visitor message's id is drawn first so the conversation row can point
+  // at it in the same statement, which also makes it unread for every agent.
+  const visitorMark = m.role === "visitor"
+    ? sql`, last_visitor_message_id = (SELECT id FROM mid), read_by = '{}'`
+    : sql``;
   const [row] = await sql<MessageRow[]>`
-    WITH c AS (
-      UPDATE conversations SET last_message_at = ${m.now}
+    WITH mid AS (SELECT nextval('messages_id_seq') AS id),
+    c AS (
+      UPDATE conversations SET last_message_at = ${m.now} ${visitorMark}
        WHERE workspace_id = ${workspaceId} AND id = ${m.conversationId} ${guard}
       RETURNING id)
-    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
+    INSERT INTO messages (id, workspace_id, conversation_id, role, content, model, tokens_in,
       tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
-    SELECT ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
+    SELECT (SELECT id FROM mid), ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
       ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
       ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
       ${m.now}
       FROM c
     RETURNING *`;
+  return row ?? null;
+}
+
+/** The message an agent app already sent with this `client_id`, if any (retries). */
+export async function findMessageByClientId(
+  sql: Executor,
+  workspaceId: number,
+  conversationId: number,
+  clientId: string,
+): Promise<MessageRow | null> {
+  const [row] = await sql<MessageRow[]>`
+    SELECT * FROM messages
+     WHERE workspace_id = ${workspaceId} AND conversation_id = ${conversationId}
+       AND client_id = ${clientId}`;
   return row ?? null;
 }

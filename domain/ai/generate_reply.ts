@@ -19,6 +19,7 @@ import { HISTORY_MESSAGES, HUMAN_OWNS_NOTE } from "../conversations/start_visito
 import { type PreparedReply, startPreparingReply } from "./prepare_reply.ts";
 import { type ReplyDraft, startReplyDraft } from "./reply_draft.ts";
 import { costMicroCents } from "./pricing.ts";
+import { publishEvent } from "../events.ts";
 
 export interface ReplyInput {
   workspaceId: number;
@@ -70,13 +71,13 @@ export async function generateReply(
     now,
   }, { onlyIfAiMayAnswer: true });
   if (!message) throw new Conflict(HUMAN_OWNS_NOTE);
-  await deps.bus.emit({
+  await publishEvent(deps, {
     type: "message.created",
     workspaceId,
     conversationId: conversation.public_id,
     messageId: message.id,
     role: "assistant",
-  }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  });
   return {
     message,
     sources,

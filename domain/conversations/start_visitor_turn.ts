@@ -18,6 +18,8 @@ import {
 import { insertFirstTurn } from "../../db/first_turn.ts";
 import { appendMessage, type MessageRow, recentMessages } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
+import { publishEvent } from "../events.ts";
+import { logConversationEvent } from "../../db/conversation_events.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
 import { quotaExceeded, takeMessageQuota } from "../usage/take_message_quota.ts";
 import { aiMayAnswer, applyTransition } from "./state_machine.ts";
@@ -62,21 +64,28 @@ export async function startVisitorTurn(
   const isNew = input.conversationId === undefined;
   const result = isNew ? await firstTurn(deps, input, now) : await laterTurn(deps, input, now);
   const aiShouldAnswer = aiMayAnswer(result.conversation);
-  await deps.bus.emit({
+  if (isNew) {
+    await publishEvent(deps, {
+      type: "conversation.created",
+      workspaceId: input.workspaceId,
+      conversationId: result.conversation.public_id,
+      chatbotId: input.bot.id,
+    });
+  } else if (result.reopened) {
+    await publishEvent(deps, {
+      type: "conversation.updated",
+      workspaceId: input.workspaceId,
+      conversationId: result.conversation.public_id,
+      reason: "reopen",
+    });
+  }
+  await publishEvent(deps, {
     type: "message.created",
     workspaceId: input.workspaceId,
     conversationId: result.conversation.public_id,
     messageId: result.visitorMessage.id,
     role: "visitor",
-  }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
-  if (isNew || result.reopened) {
-    await deps.bus.emit({
-      type: "conversation.changed",
-      workspaceId: input.workspaceId,
-      conversationId: result.conversation.public_id,
-      status: result.conversation.status,
-    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
-  }
+  });
   return {
     conversation: result.conversation,
     visitorMessage: result.visitorMessage,
@@ -119,6 +128,14 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
     await takeMessageQuota(tx, input.workspaceId, now);
     const before = conversation.status;
     conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
+    if (conversation.status !== before) {
+      await logConversationEvent(tx, input.workspaceId, {
+        conversationId: conversation.id,
+        type: "reopened",
+        source: "visitor",
+        now,
+      });
+    }
     const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
       role: "visitor",

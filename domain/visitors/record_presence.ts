@@ -5,6 +5,7 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import { recordPresence, type VisitorRow } from "../../db/visitors.ts";
+import { publishEvent } from "../events.ts";
 
 /** Journey entries kept per visitor: the recent path matters, the full history does not. */
 export const JOURNEY_LIMIT = 50;
@@ -40,7 +41,7 @@ export async function recordVisitorPresence(
     now,
     journeyLimit: JOURNEY_LIMIT,
   });
-  await deps.bus.emit({
+  await publishEvent(deps, {
     type: "visitor.seen",
     workspaceId: report.workspaceId,
     chatbotId: report.chatbotId,
@@ -49,6 +50,6 @@ export async function recordVisitorPresence(
     chatOpen: row.chat_open,
     // First heartbeat of this visitor: what "visitor arrived" alerts listen for.
     arrived: row.first_seen_at.getTime() === row.last_seen_at.getTime(),
-  }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  });
   return row;
 }

@@ -7,6 +7,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import { setConversationRating } from "../../db/widget_conversations.ts";
 import { Invalid } from "../errors.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
+import { publishEvent } from "../events.ts";
 
 export interface RatingResult {
   conversation_id: string;
@@ -32,11 +33,11 @@ export async function rateConversation(
     await setConversationRating(tx, bot.workspace_id, found.id, input.rating, comment);
     return found;
   });
-  await deps.bus.emit({
+  await publishEvent(deps, {
     type: "conversation.rated",
     workspaceId: bot.workspace_id,
     conversationId: row.public_id,
     rating: input.rating,
-  }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+  });
   return { conversation_id: row.public_id, rating: input.rating, comment };
 }

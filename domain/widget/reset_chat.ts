@@ -5,6 +5,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
+import { publishEvent } from "../events.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
 
 export async function resetChat(
@@ -21,13 +22,12 @@ export async function resetChat(
     return { row, changed: found.status !== row.status };
   });
   if (changed) {
-    await deps.bus.emit({
-      type: "conversation.changed",
+    await publishEvent(deps, {
+      type: "conversation.updated",
       workspaceId: bot.workspace_id,
       conversationId: row.public_id,
-      status: row.status,
       reason: "visitor_reset",
-    }).catch((err) => deps.log.warn("event not delivered", { err: String(err) }));
+    });
   }
   return { conversation_id: row.public_id, status: "closed" };
 }

@@ -1,0 +1,96 @@
+/**
+ * The domain events other parts react to (realtime broadcast, push and e-mail
+ * alerts, analytics). A domain action publishes them after its transaction
+ * commits, never from a router; with Redis every instance's subscribers see
+ * every event. Ids are the public ones (conversation UUID) plus the numeric
+ * message, note and chatbot ids subscribers load by.
+ */
+import type { AppDeps } from "../app/deps.ts";
+
+/** Why a conversation's inbox row changed. */
+export type UpdateReason =
+  | "takeover"
+  | "release"
+  | "resolve"
+  | "reopen"
+  | "reply"
+  | "assign"
+  | "tags"
+  | "watch"
+  | "block"
+  | "read"
+  | "visitor_reset"
+  | "handoff_requested"
+  | "visitor_email"
+  | "invite"
+  | "summary"
+  | "revenue";
+
+export type ParleyEvent =
+  | { type: "conversation.created"; workspaceId: number; conversationId: string; chatbotId: number }
+  | {
+    type: "conversation.updated";
+    workspaceId: number;
+    conversationId: string;
+    reason: UpdateReason;
+    /** The agent whose action it was, when one acted. */
+    actorUserId?: number | null;
+  }
+  | {
+    type: "message.created";
+    workspaceId: number;
+    conversationId: string;
+    messageId: number;
+    role: "visitor" | "assistant" | "agent";
+  }
+  | { type: "note.created"; workspaceId: number; conversationId: string; noteId: number }
+  | {
+    type: "handoff.requested";
+    workspaceId: number;
+    conversationId: string;
+    chatbotId: number;
+    /** When this request began (ISO): one alert per request across instances. */
+    requestedAt?: string | null;
+  }
+  | {
+    type: "visitor.seen";
+    workspaceId: number;
+    chatbotId: number;
+    visitorId: string;
+    pageUrl: string | null;
+    chatOpen: boolean;
+    arrived: boolean;
+  }
+  | {
+    type: "conversation.assigned";
+    workspaceId: number;
+    conversationId: string;
+    userId: number | null;
+    actorUserId: number;
+  }
+  | {
+    type: "conversation.rated";
+    workspaceId: number;
+    conversationId: string;
+    rating: number;
+  }
+  | {
+    type: "knowledge.changed";
+    workspaceId: number;
+    chatbotId: number;
+    sourceId: number;
+    action: string;
+  };
+
+/**
+ * Publish after commit. A lost event must not fail an action that already
+ * happened, so a failure is logged, not thrown.
+ */
+export async function publishEvent(
+  deps: Pick<AppDeps, "bus" | "log">,
+  event: ParleyEvent,
+): Promise<void> {
+  await deps.bus.emit(event).catch((err) =>
+    deps.log.warn("event not delivered", { type: event.type, err: String(err) })
+  );
+}

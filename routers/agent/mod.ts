@@ -1,0 +1,47 @@
+/** The agent surface (`/api/agent`, ability `agent`): a map of its procedures, nothing else. */
+import { router } from "../trpc.ts";
+import { login, logout, me, refresh } from "./session.ts";
+import { conversation, inbox } from "./inbox.ts";
+import {
+  assign,
+  block,
+  note,
+  release,
+  reopen,
+  reply,
+  resolve,
+  takeover,
+  watch,
+} from "./conversation_actions.ts";
+import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
+import { broadcastingAuth } from "./broadcasting.ts";
+import { pushSubscribe, pushVapid } from "./push.ts";
+import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
+
+export const agentRouter = router({
+  login,
+  refresh,
+  me,
+  logout,
+  inbox,
+  conversation,
+  reply,
+  takeover,
+  release,
+  resolve,
+  reopen,
+  note,
+  assign,
+  watch,
+  block,
+  tags,
+  attachTag,
+  detachTag,
+  canned,
+  cannedUsed,
+  broadcastingAuth,
+  pushVapid,
+  pushSubscribe,
+  notificationPreferences,
+  updatePreferences,
+});
