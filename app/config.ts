@@ -32,6 +32,14 @@ export interface Config {
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
   redisPrefix: string;
+  /**
+   * Customer context: where the Shopify Admin API and the Stripe API are
+   * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
+   * and how long one call may take.
+   */
+  shopifyBaseUrl: string | null;
+  stripeBaseUrl: string | null;
+  customerContextTimeoutMs: number;
 }
 
 /** Thrown for an unusable variable; main prints `message` alone and exits 1. */
@@ -165,5 +173,16 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
+    shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])
+      ?.replace(/\/+$/, "") ?? null,
+    stripeBaseUrl: parseUrl("STRIPE_BASE_URL", env.STRIPE_BASE_URL, ["http:", "https:"])
+      ?.replace(/\/+$/, "") ?? null,
+    customerContextTimeoutMs: parseIntRange(
+      "CUSTOMER_CONTEXT_TIMEOUT_MS",
+      env.CUSTOMER_CONTEXT_TIMEOUT_MS,
+      4000,
+      100,
+      60_000,
+    ),
   };
 }

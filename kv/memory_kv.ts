@@ -9,6 +9,7 @@ interface Entry {
 export function createMemoryKv(now: () => number = Date.now): Kv {
   const counters = new Map<string, Entry>();
   const locks = new Map<string, number>();
+  const cached = new Map<string, { value: string; expiresAt: number }>();
   const channels = new Map<string, Set<(m: string) => void>>();
 
   const live = (key: string): Entry | undefined => {
@@ -24,6 +25,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     const t = now();
     for (const [k, e] of counters) if (e.expiresAt <= t) counters.delete(k);
     for (const [k, until] of locks) if (until <= t) locks.delete(k);
+    for (const [k, c] of cached) if (c.expiresAt <= t) cached.delete(k);
   }, 60_000);
   Deno.unrefTimer(sweep);
 
@@ -60,6 +62,15 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     },
     release(key) {
       locks.delete(key);
+      return Promise.resolve();
+    },
+    getCached(key) {
+      const c = cached.get(key);
+      if (!c || c.expiresAt <= now()) return Promise.resolve(null);
+      return Promise.resolve(c.value);
+    },
+    setCached(key, value, ttlMs) {
+      cached.set(key, { value, expiresAt: now() + ttlMs });
       return Promise.resolve();
     },
     publish(channel, message) {

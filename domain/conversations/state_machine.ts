@@ -24,7 +24,8 @@ export type TransitionName =
   | "resolve"
   | "reopen"
   | "visitorReset"
-  | "requestHuman";
+  | "requestHuman"
+  | "invite";
 
 export interface TransitionContext {
   now: Date;
@@ -94,6 +95,16 @@ const TABLE: Record<TransitionName, Transition> = {
     noop: ["closed"],
     patch: () => ({ status: "closed", handoff_state: "bot_active" }),
   },
+  // An agent's invitation to a visitor whose conversation is open: a human
+  // owns it from now on, so the AI does not talk over the agent.
+  invite: {
+    from: ["bot", "agent"],
+    patch: (row, ctx) => ({
+      status: "agent",
+      handoff_state: "human_connected",
+      assigned_user_id: row.assigned_user_id ?? ctx.actorUserId ?? null,
+    }),
+  },
   requestHuman: {
     from: ["bot", "agent"],
     noop: ["agent"],
@@ -145,5 +156,6 @@ function describe(name: TransitionName): string {
     reopen: "be reopened",
     visitorReset: "be reset",
     requestHuman: "request a human",
+    invite: "take an invitation",
   } as const)[name];
 }

@@ -21,6 +21,21 @@ export const analytics = portalProcedure
       tokens: z.number(),
       cost: z.number(),
       messages_used: z.number(),
+      suggestions: z.array(z.object({
+        chatbot: z.string(),
+        name: z.string(),
+        suggested: z.number(),
+        inserted: z.number(),
+        edited: z.number(),
+        dismissed: z.number(),
+        acceptance_rate: z.number().nullable(),
+      })),
+      revenue: z.array(z.object({
+        currency: z.string(),
+        amount: z.number(),
+        cents: z.number(),
+        conversations: z.number(),
+      })),
     }),
   }))
   .query(async ({ ctx }) => ({
