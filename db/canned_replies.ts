@@ -23,3 +23,31 @@ export async function upsertCanned(
     RETURNING id, title, shortcut, body, owner_user_id, use_count`;
   return row!;
 }
+
+/** The shared replies and this agent's own, most used first. */
+export async function listCannedFor(
+  sql: Executor,
+  workspaceId: number,
+  userId: number,
+): Promise<CannedRow[]> {
+  return await sql<CannedRow[]>`
+    SELECT id, title, shortcut, body, owner_user_id, use_count FROM canned_replies
+     WHERE workspace_id = ${workspaceId} AND (owner_user_id IS NULL OR owner_user_id = ${userId})
+     ORDER BY use_count DESC, title, id`;
+}
+
+export async function findCanned(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+): Promise<CannedRow | null> {
+  const [row] = await sql<CannedRow[]>`
+    SELECT id, title, shortcut, body, owner_user_id, use_count FROM canned_replies
+     WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+  return row ?? null;
+}
+
+export async function countCannedUse(sql: Executor, workspaceId: number, id: number) {
+  await sql`UPDATE canned_replies SET use_count = use_count + 1
+             WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}

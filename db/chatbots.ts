@@ -70,14 +70,25 @@ export interface ChatbotForReply {
   providerCiphertext: string | null;
   /** Messages left in `month` under the plan's limit; null when unlimited. */
   quotaHeadroom: number | null;
+  /** Whether an agent blocked the visitor asking (widget lookups only). */
+  visitorBlocked: boolean;
 }
 
-type ReplyRow = ChatbotRow & { provider_ciphertext: string | null; quota_headroom: number | null };
+type ReplyRow = ChatbotRow & {
+  provider_ciphertext: string | null;
+  quota_headroom: number | null;
+  visitor_blocked: boolean;
+};
 
-/** The bot's columns plus what a reply needs: its provider key and the quota left in `month`. */
-function replyColumns(sql: Executor, month: string) {
+/**
+ * The bot's columns plus what a reply needs: its provider key, the quota left
+ * in `month` and, for a widget visitor, whether they are blocked.
+ */
+function replyColumns(sql: Executor, month: string, visitorId: string | null = null) {
+  const blocked = visitorId === null ? sql`false` : sql`EXISTS (SELECT 1 FROM blocked_visitors bv
+       WHERE bv.workspace_id = b.workspace_id AND bv.visitor_id = ${visitorId})`;
   return sql`
-    b.*, pk.ciphertext AS provider_ciphertext,
+    b.*, pk.ciphertext AS provider_ciphertext, ${blocked} AS visitor_blocked,
     (SELECT p.monthly_message_limit - COALESCE(
               (SELECT u.messages_used FROM usage_counters u
                 WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
@@ -88,8 +99,13 @@ function replyColumns(sql: Executor, month: string) {
 
 function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
   if (!row) return null;
-  const { provider_ciphertext, quota_headroom, ...bot } = row;
-  return { bot, providerCiphertext: provider_ciphertext, quotaHeadroom: quota_headroom };
+  const { provider_ciphertext, quota_headroom, visitor_blocked, ...bot } = row;
+  return {
+    bot,
+    providerCiphertext: provider_ciphertext,
+    quotaHeadroom: quota_headroom,
+    visitorBlocked: visitor_blocked,
+  };
 }
 
 /**
@@ -101,9 +117,10 @@ export async function findActiveChatbotForReply(
   sql: Executor,
   publicKey: string,
   month: string,
+  visitorId: string,
 ): Promise<ChatbotForReply | null> {
   const [row] = await sql<ReplyRow[]>`
-    SELECT ${replyColumns(sql, month)}
+    SELECT ${replyColumns(sql, month, visitorId)}
      WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
   return forReply(row);
 }

@@ -26,6 +26,9 @@ export interface ConversationRow {
   rating_comment: string | null;
   last_message_at: Date;
   created_at: Date;
+  last_visitor_message_id: number | null;
+  /** How the conversation reached its assignee (takeover, agentReply, assign, invite). */
+  routed_by: string | null;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,6 +87,7 @@ export interface ConversationPatch {
   visitor_email?: string | null;
   visitor_phone?: string | null;
   last_message_at?: Date;
+  routed_by?: string | null;
 }
 
 const PATCHABLE: (keyof ConversationPatch)[] = [
@@ -99,6 +103,7 @@ const PATCHABLE: (keyof ConversationPatch)[] = [
   "visitor_email",
   "visitor_phone",
   "last_message_at",
+  "routed_by",
 ];
 
 export async function updateConversation(

@@ -118,3 +118,17 @@ export async function appendMessage(
     RETURNING *`;
   return row ?? null;
 }
+
+/** The message an agent app already sent with this `client_id`, if any (retries). */
+export async function findMessageByClientId(
+  sql: Executor,
+  workspaceId: number,
+  conversationId: number,
+  clientId: string,
+): Promise<MessageRow | null> {
+  const [row] = await sql<MessageRow[]>`
+    SELECT * FROM messages
+     WHERE workspace_id = ${workspaceId} AND conversation_id = ${conversationId}
+       AND client_id = ${clientId}`;
+  return row ?? null;
+}

@@ -25,12 +25,15 @@ export type TransitionName =
   | "reopen"
   | "visitorReset"
   | "requestHuman"
+  | "assign"
   | "invite";
 
 export interface TransitionContext {
   now: Date;
   /** The agent acting (takeover, reply, resolve). */
   actorUserId?: number | null;
+  /** `assign`: the agent who will own the conversation, or null to unassign. */
+  assigneeUserId?: number | null;
 }
 
 interface Transition {
@@ -95,6 +98,16 @@ const TABLE: Record<TransitionName, Transition> = {
     noop: ["closed"],
     patch: () => ({ status: "closed", handoff_state: "bot_active" }),
   },
+  // Assigning hands an open conversation to that person (the AI stops);
+  // unassigning leaves it with the team. A closed one only changes hands.
+  assign: {
+    from: ["bot", "agent", "closed"],
+    patch: (row, ctx) => {
+      const assignee = ctx.assigneeUserId ?? null;
+      if (assignee === null || row.status === "closed") return { assigned_user_id: assignee };
+      return { status: "agent", handoff_state: "human_connected", assigned_user_id: assignee };
+    },
+  },
   // An agent's invitation to a visitor whose conversation is open: a human
   // owns it from now on, so the AI does not talk over the agent.
   invite: {
@@ -156,6 +169,7 @@ function describe(name: TransitionName): string {
     reopen: "be reopened",
     visitorReset: "be reset",
     requestHuman: "request a human",
+    assign: "be assigned",
     invite: "take an invitation",
   } as const)[name];
 }

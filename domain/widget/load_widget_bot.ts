@@ -10,7 +10,7 @@ import {
   findActiveChatbotForReply,
 } from "../../db/chatbots.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
-import { NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../errors.ts";
 
 export async function loadWidgetBot(sql: Executor, publicKey: string): Promise<ChatbotRow> {
   const bot = await findActiveChatbotByPublicKey(sql, publicKey);
@@ -18,17 +18,23 @@ export async function loadWidgetBot(sql: Executor, publicKey: string): Promise<C
   return bot;
 }
 
+/** What a blocked visitor reads: plain, and no hint of how to get around it. */
+export const VISITOR_BLOCKED_MESSAGE = "You can no longer send messages in this chat.";
+
 /**
- * The bot for a reply, with the workspace's stored provider key (encrypted)
- * and this month's quota headroom: one query where a reply would otherwise
- * need three.
+ * The bot for a reply, with the workspace's stored provider key (encrypted),
+ * this month's quota headroom and whether the visitor is blocked: one query
+ * where a reply would otherwise need four. A blocked visitor is refused (403)
+ * before anything is stored or any AI call is made.
  */
 export async function loadWidgetBotForReply(
   sql: Executor,
   publicKey: string,
   now: Date,
+  visitorId: string,
 ): Promise<ChatbotForReply> {
-  const found = await findActiveChatbotForReply(sql, publicKey, quotaMonth(now));
+  const found = await findActiveChatbotForReply(sql, publicKey, quotaMonth(now), visitorId);
   if (!found) throw new NotFound("No active chatbot with that key.");
+  if (found.visitorBlocked) throw new Forbidden(VISITOR_BLOCKED_MESSAGE);
   return found;
 }

@@ -1,6 +1,19 @@
 /** The agent surface (`/api/agent`, ability `agent`): a map of its procedures, nothing else. */
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
+import { conversation, inbox } from "./inbox.ts";
+import {
+  assign,
+  block,
+  note,
+  release,
+  reopen,
+  reply,
+  resolve,
+  takeover,
+  watch,
+} from "./conversation_actions.ts";
+import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
 import { revenue, suggest, suggestionOutcome, summary } from "./assist.ts";
 import { invite, visitors } from "./live_visitors.ts";
 import { customerContext } from "./customer_context.ts";
@@ -10,6 +23,22 @@ export const agentRouter = router({
   refresh,
   me,
   logout,
+  inbox,
+  conversation,
+  reply,
+  takeover,
+  release,
+  resolve,
+  reopen,
+  note,
+  assign,
+  watch,
+  block,
+  tags,
+  attachTag,
+  detachTag,
+  canned,
+  cannedUsed,
   suggest,
   suggestionOutcome,
   summary,

@@ -120,6 +120,7 @@ export async function handleStream(
       deps.sql,
       input.key,
       deps.clock(),
+      input.visitor_id,
     );
     const visitor = input.meta?.visitor;
     const turn = await openStreamTurn(deps, bot, {

@@ -37,6 +37,8 @@ function row(status: ConversationStatus, extra: Partial<ConversationRow> = {}): 
     rating_comment: null,
     last_message_at: now,
     created_at: now,
+    last_visitor_message_id: null,
+    routed_by: null,
     ...extra,
   };
 }
@@ -105,4 +107,18 @@ Deno.test("the AI answers only while no human owns the conversation", () => {
     const patch = planTransition(row("bot"), name, { now, actorUserId: 1 });
     assertOk(!aiMayAnswer({ ...row("bot"), ...patch }), name);
   }
+});
+
+Deno.test("assign hands an open conversation to a person, and null leaves it with the team", () => {
+  assertEquals(planTransition(row("bot"), "assign", { now, assigneeUserId: 9 }), {
+    status: "agent",
+    handoff_state: "human_connected",
+    assigned_user_id: 9,
+  });
+  assertEquals(planTransition(row("agent"), "assign", { now, assigneeUserId: null }), {
+    assigned_user_id: null,
+  });
+  assertEquals(planTransition(row("closed"), "assign", { now, assigneeUserId: 9 }), {
+    assigned_user_id: 9,
+  });
 });

@@ -1,0 +1,54 @@
+/** GET /api/agent/inbox and GET /api/agent/conversations/{conversation}. */
+import { z } from "zod";
+import { agentProcedure } from "../trpc.ts";
+import { inboxView } from "./schemas.ts";
+import { listInbox } from "../../domain/inbox/list_inbox.ts";
+import { timeZoneOf } from "./time_zone.ts";
+
+const filter = z.enum(["all", "waiting", "mine", "team", "ai", "human", "resolved"]);
+
+export const inbox = agentProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/agent/inbox",
+      tags: ["agent"],
+      summary:
+        "The inbox: one section's rows (at most 60), every section's count, an open conversation",
+    },
+  })
+  .input(z.object({
+    filter: filter.default("all"),
+    conversation: z.string().max(64).optional(),
+  }))
+  .output(inboxView)
+  .query(({ ctx, input }) =>
+    listInbox(ctx.deps, {
+      workspaceId: ctx.auth!.workspace.id,
+      userId: ctx.auth!.user.id,
+      filter: input.filter,
+      conversationId: input.conversation,
+      timeZone: timeZoneOf(ctx.req),
+    })
+  );
+
+export const conversation = agentProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/agent/conversations/{conversation}",
+      tags: ["agent"],
+      summary: "The inbox with this conversation open in `active` (null when not found)",
+    },
+  })
+  .input(z.object({ conversation: z.string().max(255), filter: filter.default("all") }))
+  .output(inboxView)
+  .query(({ ctx, input }) =>
+    listInbox(ctx.deps, {
+      workspaceId: ctx.auth!.workspace.id,
+      userId: ctx.auth!.user.id,
+      filter: input.filter,
+      conversationId: input.conversation,
+      timeZone: timeZoneOf(ctx.req),
+    })
+  );
