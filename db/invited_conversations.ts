@@ -17,19 +17,6 @@ export async function insertInvitedConversation(
   return row!;
 }
 
-/** One entry of the conversation's events log. */
-export async function insertConversationEvent(
-  sql: Executor,
-  workspaceId: number,
-  e: { conversationId: number; type: string; source: string; actorUserId: number; now: Date },
-): Promise<void> {
-  await sql`
-    INSERT INTO conversation_events (workspace_id, conversation_id, type, source,
-      actor_user_id, created_at)
-    VALUES (${workspaceId}, ${e.conversationId}, ${e.type}, ${e.source}, ${e.actorUserId},
-      ${e.now})`;
-}
-
 /** The bot an invitation is sent from: the given one, else `preferred`, else the oldest; active only. */
 export async function findInvitingBot(
   sql: Executor,

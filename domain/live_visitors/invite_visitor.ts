@@ -12,11 +12,12 @@ import { findLatestVisitor } from "../../db/visitors.ts";
 import { findLatestOpenConversation } from "../../db/widget_conversations.ts";
 import {
   findInvitingBot,
-  insertConversationEvent,
   insertInvitedConversation,
   lockVisitorForInvite,
 } from "../../db/invited_conversations.ts";
-import { applyTransition } from "../conversations/state_machine.ts";
+import { logConversationEvent } from "../../db/conversation_events.ts";
+import { markConversationRead } from "../../db/inbox.ts";
+import { lockConversation, transitionAsAgent } from "../conversations/agent_transition.ts";
 import { Conflict, DomainError, Invalid, NotFound, ServerFault } from "../errors.ts";
 import { publishEvent } from "../events.ts";
 import { POLL_SECONDS } from "../widget/heartbeat.ts";
@@ -63,17 +64,20 @@ export async function inviteVisitor(deps: AppDeps, input: InviteInput): Promise<
     outcome = await deps.sql.begin(async (tx) => {
       await lockVisitorForInvite(tx, bot.id, visitorId);
       const open = await findLatestOpenConversation(tx, input.workspaceId, bot.id, visitorId);
-      const ctx = { now, actorUserId: input.userId };
-      const conversation = open
-        ? await applyTransition(tx, open, "invite", ctx)
-        : await insertInvitedConversation(tx, input.workspaceId, {
+      const actor = { workspaceId: input.workspaceId, userId: input.userId };
+      let conversation;
+      if (open) {
+        // The one state machine: a human owns it now, logged like a takeover.
+        const before = await lockConversation(tx, input.workspaceId, open.public_id);
+        conversation = (await transitionAsAgent(tx, actor, before, "invite", now)).row;
+      } else {
+        conversation = await insertInvitedConversation(tx, input.workspaceId, {
           chatbotId: bot.id,
           visitorId,
           agentUserId: input.userId,
           now,
         });
-      if (!open || open.handoff_state !== "human_connected") {
-        await insertConversationEvent(tx, input.workspaceId, {
+        await logConversationEvent(tx, input.workspaceId, {
           conversationId: conversation.id,
           type: "human_connected",
           source: "agent",
@@ -89,6 +93,8 @@ export async function inviteVisitor(deps: AppDeps, input: InviteInput): Promise<
         now,
       });
       if (!message) throw new Error("the conversation vanished while inviting");
+      // Whoever wrote it has read it: the invitation is not unread for its author.
+      await markConversationRead(tx, conversation.id, input.userId, now);
       return {
         conversationId: conversation.public_id,
         created: !open,

@@ -5,6 +5,7 @@ import { chars } from "../schemas/text.ts";
 import { listLive } from "../../domain/live_visitors/list_live_visitors.ts";
 import { inviteVisitor } from "../../domain/live_visitors/invite_visitor.ts";
 import { timeOfDay } from "../../domain/display_time.ts";
+import { timeZoneOf } from "./time_zone.ts";
 
 const liveVisitor = z.object({
   id: z.string(),
@@ -92,7 +93,7 @@ export const invite = agentProcedure
         id: r.message.id,
         role: r.message.role,
         content: r.message.content,
-        at: timeOfDay(r.message.created_at),
+        at: timeOfDay(r.message.created_at, timeZoneOf(ctx.req)),
       },
     };
   });
