@@ -13,6 +13,7 @@ import { userCommands } from "./commands/user.ts";
 import { tokenCommands } from "./commands/token.ts";
 import { contentCommands } from "./commands/content.ts";
 import { seedCommands } from "./commands/seed.ts";
+import { integrationCommands } from "./commands/integration.ts";
 import { openAdmin } from "./open_admin.ts";
 
 export const COMMANDS: Command[] = [
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   ...tokenCommands,
   ...contentCommands,
   ...seedCommands,
+  ...integrationCommands,
 ];
 
 export function helpText(): string {
