@@ -261,6 +261,15 @@ Deno.test("agent conversation summary", serverTestOptions, async (t) => {
       intent: "refund request",
       n: 2,
     });
+    // The inbox's active conversation shows them.
+    const view = await http(s.url, "GET", `/api/agent/conversations/${c.id}`, { token: agent });
+    assertEquals(view.body.active.summary, "The visitor was charged twice and wants a refund.");
+    assertEquals(view.body.active.intent, "refund request");
+    assertOk(typeof view.body.active.summary_at === "string");
+    assertEquals(
+      view.body.active.tag_suggestions.map((x: { name: string }) => x.name),
+      ["urgent", "billing"],
+    );
     const [call] = await s.deps.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM ai_assist_calls a JOIN conversations c
           ON c.id = a.conversation_id
@@ -347,6 +356,11 @@ Deno.test("agent revenue", serverTestOptions, async (t) => {
       revenue_currency: "EUR",
       revenue_label: null,
     });
+    const view = await http(s.url, "GET", `/api/agent/conversations/${c.id}`, { token: agent });
+    assertEquals(view.body.active.revenue_cents, 12050);
+    assertEquals(view.body.active.revenue_amount, 120.5);
+    assertEquals(view.body.active.revenue_currency, "EUR");
+    assertEquals(view.body.active.revenue_label, null);
     const yen = await newConversation("Yen please");
     const jp = await post(`/api/agent/conversations/${yen.id}/revenue`, {
       amount: 1500,
