@@ -43,7 +43,11 @@ export interface InboxRowData {
   tags: { id: number; name: string; color: string }[];
 }
 
-/** Every section's size: open ones from the small open set, resolved from its own index. */
+/**
+ * Every section's size: the open ones from the open set (with the agent's
+ * markers on open conversations only), resolved from the trigger-kept counter
+ * (migration 0021).
+ */
 export async function countInbox(
   sql: Executor,
   workspaceId: number,
@@ -62,10 +66,11 @@ export async function countInbox(
       count(*) FILTER (WHERE c.status = 'agent' AND c.assigned_user_id = ${userId})::int AS mine,
       count(*) FILTER (WHERE c.status = 'agent' AND c.assigned_user_id IS DISTINCT FROM ${userId})::int
         AS team,
-      (SELECT count(*) FROM conversations d
-        WHERE d.workspace_id = ${workspaceId} AND d.status = 'closed')::int AS resolved
+      COALESCE((SELECT w.closed FROM workspace_conversation_counts w
+                 WHERE w.workspace_id = ${workspaceId}), 0) AS resolved
       FROM conversations c
-      LEFT JOIN conversation_reads r ON r.user_id = ${userId} AND r.conversation_id = c.id
+      LEFT JOIN conversation_reads r
+        ON r.user_id = ${userId} AND r.conversation_id = c.id AND r.is_open
      WHERE c.workspace_id = ${workspaceId} AND c.status <> 'closed'`;
   return row!;
 }
@@ -163,8 +168,10 @@ export async function markConversationRead(
   now: Date,
 ): Promise<boolean> {
   const rows = await sql`
-    INSERT INTO conversation_reads AS r (conversation_id, user_id, last_read_message_id, read_at)
-    SELECT ${conversationId}, ${userId}, COALESCE(max(m.id), 0), ${now}
+    INSERT INTO conversation_reads AS r (conversation_id, user_id, last_read_message_id, read_at,
+      is_open)
+    SELECT ${conversationId}, ${userId}, COALESCE(max(m.id), 0), ${now},
+      (SELECT status <> 'closed' FROM conversations WHERE id = ${conversationId})
       FROM messages m WHERE m.conversation_id = ${conversationId}
     ON CONFLICT (user_id, conversation_id) DO UPDATE
        SET last_read_message_id = EXCLUDED.last_read_message_id, read_at = EXCLUDED.read_at

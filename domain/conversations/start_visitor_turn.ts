@@ -19,6 +19,7 @@ import { insertFirstTurn } from "../../db/first_turn.ts";
 import { appendMessage, type MessageRow, recentMessages } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
 import { publishEvent } from "../events.ts";
+import { logConversationEvent } from "../../db/conversation_events.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
 import { quotaExceeded, takeMessageQuota } from "../usage/take_message_quota.ts";
 import { aiMayAnswer, applyTransition } from "./state_machine.ts";
@@ -127,6 +128,14 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
     await takeMessageQuota(tx, input.workspaceId, now);
     const before = conversation.status;
     conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
+    if (conversation.status !== before) {
+      await logConversationEvent(tx, input.workspaceId, {
+        conversationId: conversation.id,
+        type: "reopened",
+        source: "visitor",
+        now,
+      });
+    }
     const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
       role: "visitor",

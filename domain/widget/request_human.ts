@@ -7,6 +7,7 @@ import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
 import { publishEvent } from "../events.ts";
+import { logConversationEvent } from "../../db/conversation_events.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
 import { isoWithOffset } from "./widget_message.ts";
 
@@ -28,7 +29,16 @@ export async function requestHuman(
       forUpdate: true,
     });
     const row = await applyTransition(tx, found, "requestHuman", { now });
-    return { row, changed: found.handoff_state !== row.handoff_state };
+    const changed = found.handoff_state !== row.handoff_state;
+    if (changed) {
+      await logConversationEvent(tx, bot.workspace_id, {
+        conversationId: row.id,
+        type: "handoff_requested",
+        source: "visitor",
+        now,
+      });
+    }
+    return { row, changed };
   });
   if (changed) {
     await publishEvent(deps, {

@@ -305,8 +305,51 @@ Deno.test("the agent inbox", serverTestOptions, async (t) => {
     });
     assertEquals(again.status, 200);
     assertEquals(again.events[0]!.data.status, "bot");
-    assertEquals((await agentGet(AMY, `/conversations/${id}`)).body.active.status, "bot");
+    const reopened = (await agentGet(AMY, `/conversations/${id}`)).body.active;
+    assertEquals(reopened.status, "bot");
+    assertEquals(
+      reopened.events.map((e: { type: string; source: string }) => `${e.type}/${e.source}`),
+      [
+        "human_connected/agent",
+        "released/agent",
+        "resolved/agent",
+        "reopened/agent",
+        "resolved/agent",
+        "reopened/visitor",
+      ],
+    );
   });
+
+  await t.step(
+    "resolved and unread counts follow a conversation closing and reopening",
+    async () => {
+      const visitor = newVisitor();
+      const id = await visitorStarts(visitor);
+      const counts = async () => (await agentGet(AMY, "/inbox")).body.counts;
+      const [closedInDb] = await s.deps.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM conversations c JOIN workspaces w ON w.id = c.workspace_id
+       WHERE w.slug = 'acme' AND c.status = 'closed'`;
+      const before = await counts();
+      assertEquals(before.resolved, closedInDb!.n, "the counter matches the table");
+      await agentGet(AMY, `/conversations/${id}`); // read
+      const read = await counts();
+      assertEquals((await agentPost(AMY, `/conversations/${id}/resolve`)).status, 200);
+      const closed = await counts();
+      assertEquals(closed.resolved, before.resolved + 1);
+      assertEquals(closed.all, before.all - 1);
+      assertEquals(closed.unread, read.unread);
+      // The visitor writes again: reopened, and unread for Amy once more.
+      await postStream(s.url, KEY, { visitor_id: visitor, conversation_id: id, message: "Back!" });
+      const reopened = await counts();
+      assertEquals(reopened.resolved, before.resolved);
+      assertEquals(reopened.all, before.all);
+      assertEquals(reopened.unread, read.unread + 1);
+      const row = (await agentGet(AMY, "/inbox")).body.conversations.find((c: { id: string }) =>
+        c.id === id
+      );
+      assertEquals(row.unread, 1, "only the message after Amy's read counts");
+    },
+  );
 
   await t.step(
     "sections: waiting, mine, team, ai and resolved are counted over everything",
