@@ -178,8 +178,8 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     stripeBaseUrl: parseUrl("STRIPE_BASE_URL", env.STRIPE_BASE_URL, ["http:", "https:"])
       ?.replace(/\/+$/, "") ?? null,
     customerContextTimeoutMs: parseIntRange(
-      "CUSTOMER_CONTEXT_TIMEOUT_MS",
-      env.CUSTOMER_CONTEXT_TIMEOUT_MS,
+      "CONTEXT_TIMEOUT_MS",
+      env.CONTEXT_TIMEOUT_MS,
       4000,
       100,
       60_000,

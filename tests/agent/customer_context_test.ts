@@ -35,7 +35,7 @@ const s = await startTestServer({
     // Only the two fakes are reachable: the address policy is on.
     CRAWL_ALLOW_PRIVATE: "0",
     CRAWL_ALLOW_HOSTS: `${shopify.hostPort},${stripe.hostPort}`,
-    CUSTOMER_CONTEXT_TIMEOUT_MS: "400",
+    CONTEXT_TIMEOUT_MS: "400",
   },
 });
 const adminDeps = () => ({ sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() });
