@@ -125,8 +125,9 @@ export interface LiveVisitorRow {
 
 /**
  * Visitors seen since `since`, most recent first, each with their open
- * conversation on that bot (one query: the workspace/last-seen index, then
- * the bot-and-visitor index per listed row).
+ * conversation on that bot: the page of visitors first (the live index stops
+ * after `limit` rows), then their open conversations in one join and one
+ * sort, not a sorted probe per row (a sort per row cost 0.5 ms in PGlite).
  */
 export async function listLiveVisitors(
   sql: Executor,
@@ -135,19 +136,26 @@ export async function listLiveVisitors(
   limit: number,
 ): Promise<LiveVisitorRow[]> {
   return await sql<LiveVisitorRow[]>`
+    WITH live AS (
+      SELECT chatbot_id, visitor_id, page_url, page_title, page_views, user_agent, country,
+             chat_open, first_seen_at, visit_started_at, last_seen_at
+        FROM visitors
+       WHERE workspace_id = ${workspaceId} AND last_seen_at >= ${since}
+       ORDER BY last_seen_at DESC, visitor_id
+       LIMIT ${limit}),
+    open AS (
+      SELECT DISTINCT ON (c.chatbot_id, c.visitor_id) c.chatbot_id, c.visitor_id, c.public_id
+        FROM live l
+        JOIN conversations c ON c.chatbot_id = l.chatbot_id AND c.visitor_id = l.visitor_id
+       WHERE c.workspace_id = ${workspaceId} AND c.status <> 'closed'
+       ORDER BY c.chatbot_id, c.visitor_id, c.last_message_at DESC, c.id DESC)
     SELECT v.visitor_id, b.public_key AS bot_public_key, b.name AS bot_name, v.page_url,
            v.page_title, v.page_views, v.user_agent, v.country, v.chat_open, v.first_seen_at,
-           v.visit_started_at, v.last_seen_at, c.public_id AS conversation_id
-      FROM visitors v
+           v.visit_started_at, v.last_seen_at, o.public_id AS conversation_id
+      FROM live v
       JOIN chatbots b ON b.id = v.chatbot_id
-      LEFT JOIN LATERAL (
-        SELECT public_id FROM conversations
-         WHERE chatbot_id = v.chatbot_id AND visitor_id = v.visitor_id
-           AND workspace_id = ${workspaceId} AND status <> 'closed'
-         ORDER BY last_message_at DESC, id DESC LIMIT 1) c ON true
-     WHERE v.workspace_id = ${workspaceId} AND v.last_seen_at >= ${since}
-     ORDER BY v.last_seen_at DESC, v.visitor_id
-     LIMIT ${limit}`;
+      LEFT JOIN open o ON o.chatbot_id = v.chatbot_id AND o.visitor_id = v.visitor_id
+     ORDER BY v.last_seen_at DESC, v.visitor_id`;
 }
 
 /** Whether any active bot of the workspace has the live visitors feature on (default on). */

@@ -56,3 +56,11 @@ CREATE TABLE workspace_integrations (
 -- live list's timeout starts a new one): the live list's time on site.
 ALTER TABLE visitors ADD COLUMN country text;
 ALTER TABLE visitors ADD COLUMN visit_started_at timestamptz;
+
+-- The live list reads the newest heartbeats in (last_seen_at DESC, visitor_id)
+-- order: with the tie-breaker in the index it stops after `limit` rows,
+-- instead of sorting every visitor sharing a timestamp. It serves every use
+-- of the index it replaces (same leading columns), so heartbeats keep
+-- updating one index, not two.
+DROP INDEX IF EXISTS visitors_workspace_seen_idx;
+CREATE INDEX visitors_workspace_live_idx ON visitors (workspace_id, last_seen_at DESC, visitor_id);
