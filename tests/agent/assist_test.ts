@@ -181,14 +181,36 @@ Deno.test("agent AI suggestions", serverTestOptions, async (t) => {
     );
   });
 
+  await t.step("the outcome route allows 60 reports a minute per agent", async () => {
+    const c = await newConversation("How long does express shipping take?");
+    const sug = await post(`/api/agent/conversations/${c.id}/suggest`, {}, T.acme.owner.agent);
+    let last;
+    for (let i = 0; i < 61; i++) {
+      last = await post(
+        `/api/agent/suggestion/${sug.body.id}/outcome`,
+        { outcome: i % 2 ? "edited" : "generated" },
+        T.acme.owner.agent,
+      );
+      if (i < 60) assertEquals(last.status, 200, `call ${i + 1}`);
+    }
+    assertEquals(last!.status, 429);
+    assertOk(Number(last!.headers.get("retry-after")) > 0);
+    assertEquals(last!.headers.get("x-ratelimit-limit"), "60");
+    // The last accepted report stands: "edited" (call 60).
+    const [row] = await s.deps.sql<{ outcome: string }[]>`
+      SELECT outcome FROM ai_assist_calls WHERE id = ${sug.body.id}`;
+    assertEquals(row!.outcome, "edited");
+  });
+
   await t.step("suggestions are counted in the portal analytics", async () => {
     const a = (await http(s.url, "GET", "/api/portal/analytics", { token: T.acme.owner.portal }))
       .body.data;
     const bot = a.suggestions.find((b: { chatbot: string }) => b.chatbot === "acme-helper");
     assertOk(bot, `acme-helper has suggestions: ${JSON.stringify(a)}`);
-    assertOk(bot.suggested >= 4, `suggested ${bot.suggested}`);
+    assertOk(bot.suggested >= 5, `suggested ${bot.suggested}`);
     assertEquals(bot.inserted, 1);
-    assertEquals(bot.acceptance_rate, Math.round((1 / bot.suggested) * 1000) / 1000);
+    assertEquals(bot.edited, 1);
+    assertEquals(bot.acceptance_rate, Math.round((2 / bot.suggested) * 1000) / 1000);
     // Suggestion tokens and cost are in the month's totals.
     const [sums] = await s.deps.sql<{ tokens: number; cost: string }[]>`
       SELECT (SELECT sum(tokens_in + tokens_out) FROM messages m JOIN workspaces w
@@ -316,6 +338,8 @@ Deno.test("agent conversation summary", serverTestOptions, async (t) => {
         .status,
       404,
     );
+    const viewer = await post(`/api/agent/conversations/${c.id}/summary`, {}, T.acme.viewer.agent);
+    assertEquals(viewer.status, 403);
     const token = T.acme.owner.agent;
     let last;
     for (let i = 0; i < 11; i++) {

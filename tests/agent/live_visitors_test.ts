@@ -207,6 +207,10 @@ Deno.test("invite a visitor", serverTestOptions, async (t) => {
     const r = await invite(`${long}-and-more-after-the-limit`, { message: "Hello" });
     assertEquals(r.status, 201);
     assertEquals((await invite(" ", { message: "Hello" })).status, 404);
+    // Ids are URL-decoded from the path: any character a widget may use works.
+    const odd = `odd id/é ${crypto.randomUUID()}`;
+    await heartbeat(odd);
+    assertEquals((await invite(odd, { message: "Hello" })).status, 201);
     assertEquals((await invite("never-seen-visitor", { message: "Hello" })).status, 404);
   });
 
