@@ -36,6 +36,8 @@ export async function fetchStripeBilling(
   const stripe = new Stripe(secretKey, {
     httpClient: Stripe.createFetchHttpClient(guardedFetch({ ...guard, baseUrl: null })),
     maxNetworkRetries: 0,
+    // No request metrics sent to Stripe with later calls.
+    telemetry: false,
     timeout: guard.timeoutMs,
     ...(base
       ? {
