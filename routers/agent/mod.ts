@@ -14,6 +14,8 @@ import {
   watch,
 } from "./conversation_actions.ts";
 import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
+import { pushSubscribe, pushVapid } from "./push.ts";
+import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
 import { revenue, suggest, suggestionOutcome, summary } from "./assist.ts";
 import { invite, visitors } from "./live_visitors.ts";
 import { customerContext } from "./customer_context.ts";
@@ -39,6 +41,10 @@ export const agentRouter = router({
   detachTag,
   canned,
   cannedUsed,
+  pushVapid,
+  pushSubscribe,
+  notificationPreferences,
+  updatePreferences,
   suggest,
   suggestionOutcome,
   summary,
