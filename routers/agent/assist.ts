@@ -21,14 +21,17 @@ export const suggest = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/conversations/{conversation}/suggest",
-      tags: ["agent"],
       summary: "A reply drafted from the bot's knowledge and the conversation (one AI call)",
+      description:
+        "`suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced.",
+      errors: [502],
+      requestExample: { draft: "yes returns ok within a month" },
     },
     permission: "handle-conversations",
     rateLimit: { name: "agent-suggest", limit: 30, windowSeconds: 60, by: "user" },
   })
   .input(z.object({ conversation, draft: chars(4000).optional() }))
-  .output(z.object({ id: z.number().int(), suggestion: z.string().nullable() }))
+  .output(z.object({ id: z.int(), suggestion: z.string().nullable() }))
   .mutation(({ ctx, input }) =>
     suggestReply(ctx.deps, {
       workspaceId: ctx.auth!.workspace.id,
@@ -43,7 +46,6 @@ export const suggestionOutcome = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/suggestion/{suggestion}/outcome",
-      tags: ["agent"],
       summary: "Report what the agent did with a suggestion",
     },
     permission: "handle-conversations",
@@ -53,7 +55,7 @@ export const suggestionOutcome = agentProcedure
     suggestion: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
     outcome: z.enum(OUTCOMES),
   }))
-  .output(z.object({ id: z.number().int(), outcome: z.enum(OUTCOMES) }))
+  .output(z.object({ id: z.int(), outcome: z.enum(OUTCOMES) }))
   .mutation(({ ctx, input }) =>
     reportSuggestionOutcome(ctx.deps.sql, {
       workspaceId: ctx.auth!.workspace.id,
@@ -68,8 +70,9 @@ export const summary = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/conversations/{conversation}/summary",
-      tags: ["agent"],
       summary: "Summarise the conversation, with intent and catalogue tag suggestions",
+      description:
+        "One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure).",
     },
     permission: "handle-conversations",
     rateLimit: { name: "agent-summary", limit: 10, windowSeconds: 60, by: "user" },
@@ -80,7 +83,7 @@ export const summary = agentProcedure
     summary_at: z.string(),
     intent: z.string().nullable(),
     tag_suggestions: z.array(z.object({
-      id: z.number().int(),
+      id: z.int(),
       name: z.string(),
       confidence: z.number(),
       reason: z.string(),
@@ -99,8 +102,10 @@ export const revenue = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/conversations/{conversation}/revenue",
-      tags: ["agent"],
       summary: "Attribute revenue to the conversation (replaces an earlier figure)",
+      description:
+        "`amount` in whole currency units, stored exactly as integer minor units of the ISO 4217 `currency`.",
+      requestExample: { amount: 49.9, currency: "EUR", label: "Upsell: annual plan" },
     },
     permission: "handle-conversations",
   })
@@ -111,7 +116,7 @@ export const revenue = agentProcedure
     label: chars(120).optional(),
   }))
   .output(z.object({
-    revenue_cents: z.number().int(),
+    revenue_cents: z.int(),
     revenue_amount: z.number(),
     revenue_currency: z.string(),
     revenue_label: z.string().nullable(),

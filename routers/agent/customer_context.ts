@@ -22,7 +22,6 @@ export const customerContext = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/conversations/{conversation}/customer-context",
-      tags: ["agent"],
       summary: "Orders and subscriptions of the visitor's e-mail from the linked services",
     },
   })

@@ -12,8 +12,8 @@ const liveVisitor = z.object({
   chatbot: z.object({ public_key: z.string(), name: z.string() }),
   page: z.string().nullable(),
   page_title: z.string().nullable(),
-  page_views: z.number().int(),
-  time_on_site_seconds: z.number().int(),
+  page_views: z.int(),
+  time_on_site_seconds: z.int(),
   device: z.string().nullable(),
   browser: z.string().nullable(),
   os: z.string().nullable(),
@@ -21,7 +21,7 @@ const liveVisitor = z.object({
   chat_open: z.boolean(),
   has_conversation: z.boolean(),
   conversation_id: z.string().nullable(),
-  last_seen_seconds: z.number().int(),
+  last_seen_seconds: z.int(),
 });
 
 export const visitors = agentProcedure
@@ -29,15 +29,23 @@ export const visitors = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/visitors",
-      tags: ["agent"],
       summary: "Everyone browsing the workspace's sites now, chat opened or not",
+      description:
+        "Visitors whose widget sent a heartbeat in the last `timeout_seconds` (45), most recent first; refresh every `poll_seconds`.",
     },
   })
-  .input(z.object({ limit: z.coerce.number().int().optional() }))
+  .input(z.object({
+    limit: z.coerce.number().int().optional().meta({
+      minimum: 1,
+      maximum: 200,
+      default: 100,
+      description: "Clamped to 1..200.",
+    }),
+  }))
   .output(z.object({
     enabled: z.boolean(),
-    poll_seconds: z.number().int(),
-    timeout_seconds: z.number().int(),
+    poll_seconds: z.int(),
+    timeout_seconds: z.int(),
     visitors: z.array(liveVisitor),
   }))
   .query(({ ctx, input }) =>
@@ -53,8 +61,12 @@ export const invite = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/visitors/{visitor}/invite",
-      tags: ["agent"],
       summary: "Start a human-managed chat with a visitor who is browsing now",
+      description:
+        "201 with a new human-owned conversation, 200 when the visitor's open conversation is used. 404: empty id after truncation to 100 characters, or a visitor never seen here; 409: the visitor has left; 422: no active bot; 500: nothing saved, retry is safe.",
+      created: "if-new",
+      errors: [409],
+      requestExample: { message: "Hi! Can I help you with pricing?" },
     },
     permission: "handle-conversations",
     rateLimit: { name: "agent-invite", limit: 30, windowSeconds: 60, by: "user" },
@@ -68,9 +80,9 @@ export const invite = agentProcedure
   .output(z.object({
     conversation_id: z.string(),
     created: z.boolean(),
-    delivery_within_seconds: z.number().int(),
+    delivery_within_seconds: z.int(),
     message: z.object({
-      id: z.number().int(),
+      id: z.int(),
       role: z.enum(["visitor", "assistant", "agent"]),
       content: z.string(),
       at: z.string(),

@@ -32,17 +32,17 @@ export const analytics = portalProcedure
       suggestions: z.array(z.object({
         chatbot: z.string(),
         name: z.string(),
-        suggested: z.number(),
-        inserted: z.number(),
-        edited: z.number(),
-        dismissed: z.number(),
+        suggested: z.int(),
+        inserted: z.int(),
+        edited: z.int(),
+        dismissed: z.int(),
         acceptance_rate: z.number().nullable(),
       })),
       revenue: z.array(z.object({
         currency: z.string(),
         amount: z.number(),
-        cents: z.number(),
-        conversations: z.number(),
+        cents: z.int(),
+        conversations: z.int(),
       })),
     }),
   }))
