@@ -4,13 +4,14 @@
  * answers visitors (prepare_reply.ts, reply_draft.ts), with the agent's draft
  * improved when given. Stored with its tokens and cost; its id is kept by the
  * app to report the outcome. Nothing to answer (no visitor message since the
- * last agent reply) or no provider key: `suggestion` is null and no provider
- * call is made.
+ * last agent reply) or no provider key (none stored, no AI_API_KEY, no
+ * AI_BASE_URL): `suggestion` is null and no provider call is made.
  */
 import type { AppDeps } from "../../app/deps.ts";
 import { insertAssistCall } from "../../db/ai_assist_calls.ts";
 import type { MessageRow } from "../../db/messages.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
+import { findProviderClient } from "../ai/provider_client.ts";
 import { startReplyDraft } from "../ai/reply_draft.ts";
 import { costMicroCents } from "../ai/pricing.ts";
 import { HISTORY_MESSAGES } from "../conversations/start_visitor_turn.ts";
@@ -48,7 +49,11 @@ export async function suggestReply(
         : costMicroCents(bot.model, usage.tokensIn, usage.tokensOut),
       now,
     });
-  if (!question || target.providerCiphertext === null) {
+  // "No key" as the visitors' answers see it: no stored key, no AI_API_KEY, no AI_BASE_URL.
+  const client = question
+    ? await findProviderClient(deps, input.workspaceId, bot.provider, target.providerCiphertext)
+    : null;
+  if (!question || !client) {
     return { id: (await record(null)).id, suggestion: null };
   }
   const before = target.messages.filter((m) => m.id < question.id).slice(-HISTORY_MESSAGES);

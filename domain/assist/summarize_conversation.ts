@@ -11,6 +11,7 @@ import { insertAssistCall } from "../../db/ai_assist_calls.ts";
 import { setConversationSummary } from "../../db/conversation_assist.ts";
 import { listTags } from "../../db/tags.ts";
 import { prepareReply } from "../ai/prepare_reply.ts";
+import { findProviderClient } from "../ai/provider_client.ts";
 import { completeChat } from "../ai/chat_completion.ts";
 import { costMicroCents } from "../ai/pricing.ts";
 import { Invalid, ProviderUnavailable } from "../errors.ts";
@@ -44,9 +45,13 @@ export async function summarizeConversation(
   const visitorText = messages.filter((m) => m.role === "visitor").slice(-3)
     .map((m) => m.content).join("\n");
   if (!visitorText) throw notNow("the visitor has not written anything yet.");
-  if (target.providerCiphertext === null) {
-    throw notNow("no API key is configured for the bot's AI provider.");
-  }
+  const keyed = await findProviderClient(
+    deps,
+    input.workspaceId,
+    bot.provider,
+    target.providerCiphertext,
+  );
+  if (!keyed) throw notNow("no API key is configured for the bot's AI provider.");
   const tags = await listTags(deps.sql, input.workspaceId);
   let content: string, tokensIn: number, tokensOut: number;
   try {

@@ -92,23 +92,44 @@ Deno.test("agent AI suggestions", serverTestOptions, async (t) => {
     assertEquals(fake.requests.length, 0);
   });
 
-  await t.step("no provider key: null suggestion", async () => {
-    const c = await newConversation("Where is my parcel?");
-    await s.deps.sql`DELETE FROM provider_keys WHERE provider = 'provider_1'
-      AND workspace_id = (SELECT id FROM workspaces WHERE slug = 'acme')`;
+  await t.step("no provider key: null suggestion, summary 422, no call", async () => {
+    // A server without AI_BASE_URL or AI_API_KEY: only stored keys count.
+    const bare = await startTestServer({ seed: standardSeed(), env: WIDGET_ENV });
     try {
-      fake.requests.length = 0;
-      const r = await post(`/api/agent/conversations/${c.id}/suggest`);
+      const visitor = crypto.randomUUID();
+      const turn = await postStream(bare.url, "globex-bot", {
+        visitor_id: visitor,
+        message: "Where is my parcel?",
+      }, freshIp());
+      const id = turn.events[0]!.data.conversation_id;
+      const r = await http(bare.url, "POST", `/api/agent/conversations/${id}/suggest`, {
+        token: T.globex.owner.agent,
+        body: {},
+      });
       assertEquals(r.status, 200);
       assertEquals(r.body.suggestion, null);
-      assertEquals(fake.requests.length, 0);
-    } finally {
-      const put = await http(s.url, "PUT", "/api/portal/keys/provider_1", {
-        token: T.acme.owner.portal,
-        body: { api_key: "sk-acme-test-key-1234" },
+      assertEquals(typeof r.body.id, "number");
+      const sum = await http(bare.url, "POST", `/api/agent/conversations/${id}/summary`, {
+        token: T.globex.owner.agent,
+        body: {},
       });
-      assertEquals(put.status, 200);
+      assertEquals(sum.status, 422);
+      assertOk(sum.body.errors.summary[0].includes("no API key"));
+    } finally {
+      await bare.stop();
     }
+    // With AI_BASE_URL set, a workspace without a stored key is answered, so it gets suggestions.
+    const g = await postStream(s.url, "globex-bot", {
+      visitor_id: crypto.randomUUID(),
+      message: "Hello?",
+    }, freshIp());
+    const keyless = await post(
+      `/api/agent/conversations/${g.events[0]!.data.conversation_id}/suggest`,
+      {},
+      T.globex.owner.agent,
+    );
+    assertEquals(keyless.status, 200);
+    assertEquals(typeof keyless.body.suggestion, "string");
   });
 
   await t.step("a failing provider is a 502 and stores nothing", async () => {
