@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   baseUrl: string;
   databaseUrl: string | null;
+  /** Connections to DATABASE_URL's PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   redisUrl: string | null;
   /** Raw APP_KEY; embedded mode may leave it null and let the data dir provide one. */
   appKey: string | null;
@@ -34,6 +36,12 @@ export interface Config {
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
   redisPrefix: string;
+  /** Public Pusher app key: sockets connect to `/app/{key}` (REALTIME_KEY). */
+  realtimeKey: string;
+  /** Signing secret of channel subscriptions (REALTIME_SECRET); null: derived from APP_KEY. */
+  realtimeSecret: string | null;
+  /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
+  realtimeActivityTimeout: number;
   /**
    * Customer context: where the Shopify Admin API and the Stripe API are
    * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
@@ -147,6 +155,20 @@ function parseAiTimeout(raw: string | undefined): number {
   return ms;
 }
 
+function parseRealtimeKey(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "parley";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`REALTIME_KEY must be 1-64 letters, digits, _ or -, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseRealtimeSecret(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 16) throw new ConfigError("REALTIME_SECRET must be at least 16 characters");
+  return raw;
+}
+
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = parsePort(env);
   const databaseUrl = parseUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]);
@@ -176,6 +198,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     hostname: env.HOST || "0.0.0.0",
     baseUrl: baseUrl.replace(/\/+$/, ""),
     databaseUrl,
+    databasePoolSize: parseIntRange("DATABASE_POOL_SIZE", env.DATABASE_POOL_SIZE, 10, 1, 200),
     redisUrl,
     appKey,
     dataDir: env.DATA_DIR || "./data",
@@ -201,6 +224,15 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
+    realtimeKey: parseRealtimeKey(env.REALTIME_KEY),
+    realtimeSecret: parseRealtimeSecret(env.REALTIME_SECRET),
+    realtimeActivityTimeout: parseIntRange(
+      "REALTIME_ACTIVITY_TIMEOUT",
+      env.REALTIME_ACTIVITY_TIMEOUT,
+      120,
+      1,
+      600,
+    ),
     shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])
       ?.replace(/\/+$/, "") ?? null,
     stripeBaseUrl: parseUrl("STRIPE_BASE_URL", env.STRIPE_BASE_URL, ["http:", "https:"])
