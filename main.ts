@@ -11,10 +11,12 @@ import { startRealtimeFeed } from "./domain/realtime/realtime_feed.ts";
 import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
 import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
 import { anyProviderKeyStored } from "./db/provider_keys.ts";
+import { logStrayRejections } from "./app/stray_rejections.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
   const services = await openServices(config);
+  logStrayRejections(services.deps.log);
   const workers = startWorkers(services.deps);
   const stopFeed = await startRealtimeFeed(services.deps);
   const handler = createHttpApp(services.deps);

@@ -8,6 +8,9 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
+/** The extensions the migrations need, for every PGlite we open (tests open their own too). */
+export const EMBEDDED_EXTENSIONS = { vector, pg_trgm };
+
 export interface EmbeddedServer {
   port: number;
   close(): Promise<void>;
@@ -38,7 +41,7 @@ export async function openEmbedded(dir: string): Promise<EmbeddedServer> {
   const lock = await lockDataDir(dir);
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir: dir, extensions: { vector, pg_trgm } });
+    db = await PGlite.create({ dataDir: dir, extensions: EMBEDDED_EXTENSIONS });
   } catch (err) {
     lock.close();
     throw err;

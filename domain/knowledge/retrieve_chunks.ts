@@ -93,7 +93,11 @@ export async function retrieveChunks(
     : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
   const [text, vector] = await Promise.all([
     ranked.then(exactFormBonus),
-    withVector ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings)) : [],
+    // A failed search fails the text side; the flag's copy of it must not be
+    // a second, unhandled rejection (vectorCandidates may never await it).
+    withVector
+      ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings, () => false))
+      : [],
   ]);
   return diversify(fuse(text, vector)).slice(0, limit);
 }

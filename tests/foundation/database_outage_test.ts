@@ -13,7 +13,7 @@
  * server reaches it through the proxy with one connection, as in embedded mode.
  */
 import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import { EMBEDDED_EXTENSIONS } from "../../db/embedded.ts";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { createTestDatabase, serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -46,7 +46,7 @@ async function openDatabase(): Promise<Database> {
       close: real.drop,
     };
   }
-  const db = await PGlite.create({ extensions: { vector } });
+  const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 8 });
   await server.start();
   const port = Number(String(server.getServerConn()).split(":").pop());
