@@ -1,0 +1,89 @@
+/**
+ * The agents' web inbox: `/inbox` (the page), `/inbox/app.js` (bundled from
+ * `inbox/src/main.ts` by Deno on first request, like widget.js) and
+ * `/inbox/app.css`. All three are kept in memory with an ETag and gzip; the
+ * page names the assets by content hash so a new build is fetched at once.
+ */
+import type { RawRoute } from "../routers/raw_routes.ts";
+import type { Config as AppConfig } from "../app/config.ts";
+import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
+import { bundleBrowserScript } from "../widget/bundle.ts";
+import { INBOX_CSP, inboxPage } from "./page.ts";
+
+const ENTRY = new URL("./src/main.ts", import.meta.url);
+const STYLES = new URL("./inbox.css", import.meta.url);
+const ASSET_CACHE = "no-cache";
+
+interface InboxAssets {
+  script: StaticAsset;
+  styles: StaticAsset;
+}
+
+let assets: Promise<InboxAssets> | null = null;
+const pages = new Map<string, Promise<StaticAsset>>();
+
+/** The bundled script and the stylesheet; a failed build is not cached. */
+export function inboxAssets(): Promise<InboxAssets> {
+  assets ??= (async () => {
+    const [js, css] = await Promise.all([
+      bundleBrowserScript(ENTRY, "the inbox script"),
+      Deno.readTextFile(STYLES),
+    ]);
+    return {
+      script: await makeAsset(js, "text/javascript; charset=utf-8", ASSET_CACHE),
+      styles: await makeAsset(css, "text/css; charset=utf-8", ASSET_CACHE),
+    };
+  })().catch((err) => {
+    assets = null;
+    throw err;
+  });
+  return assets;
+}
+
+/** The socket's public key: REALTIME_KEY once realtime is configured, else its default. */
+function realtimeKey(config: AppConfig): string {
+  return (config as AppConfig & { realtimeKey?: string }).realtimeKey ?? "parley";
+}
+
+function page(config: AppConfig): Promise<StaticAsset> {
+  const key = realtimeKey(config);
+  let p = pages.get(key);
+  if (!p) {
+    p = inboxAssets().then(({ script, styles }) =>
+      makeAsset(
+        inboxPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16)),
+        "text/html; charset=utf-8",
+        "no-cache",
+        {
+          "content-security-policy": INBOX_CSP,
+          "referrer-policy": "same-origin",
+          "x-frame-options": "DENY",
+        },
+      )
+    );
+    p.catch(() => pages.delete(key));
+    pages.set(key, p);
+  }
+  return p;
+}
+
+export const inboxAssetRoutes: RawRoute[] = [
+  {
+    method: "GET",
+    pattern: ["inbox"],
+    template: "/inbox",
+    handle: async (req, _params, deps) => serveAsset(req, await page(deps.config)),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "app.js"],
+    template: "/inbox/app.js",
+    handle: async (req) => serveAsset(req, (await inboxAssets()).script),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "app.css"],
+    template: "/inbox/app.css",
+    handle: async (req) => serveAsset(req, (await inboxAssets()).styles),
+  },
+];

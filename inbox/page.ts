@@ -1,0 +1,37 @@
+/**
+ * The /inbox page: an empty shell that loads the inbox's script and
+ * stylesheet as same-origin files, so a `default-src 'self'` policy holds (no
+ * inline script or style). The realtime key rides in a meta tag.
+ */
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+export function inboxPage(realtimeKey: string, assetVersion: string): string {
+  const v = encodeURIComponent(assetVersion);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="parley-realtime-key" content="${escapeAttr(realtimeKey)}">
+<title>Inbox · Parley</title>
+<link rel="stylesheet" href="/inbox/app.css?v=${v}">
+<script src="/inbox/app.js?v=${v}" defer></script>
+</head>
+<body>
+<div id="app"><p class="boot">Loading the inbox…</p></div>
+</body>
+</html>
+`;
+}
+
+/** The page's policy: only its own origin (which covers its own socket). */
+export const INBOX_CSP = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join("; ");
