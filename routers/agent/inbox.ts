@@ -3,9 +3,23 @@ import { z } from "zod";
 import { agentProcedure } from "../trpc.ts";
 import { inboxView } from "./schemas.ts";
 import { listInbox } from "../../domain/inbox/list_inbox.ts";
+import type { InboxFilter } from "../../db/inbox.ts";
 import { timeZoneOf } from "./time_zone.ts";
+import type { RequestContext } from "../context.ts";
 
 const filter = z.enum(["all", "waiting", "mine", "team", "ai", "human", "resolved"]);
+
+/** Both routes answer the same inbox; they differ in where the open conversation is named. */
+const answerInbox = (
+  { ctx, input }: { ctx: RequestContext; input: { filter: InboxFilter; conversation?: string } },
+) =>
+  listInbox(ctx.deps, {
+    workspaceId: ctx.auth!.workspace.id,
+    userId: ctx.auth!.user.id,
+    filter: input.filter,
+    conversationId: input.conversation,
+    timeZone: timeZoneOf(ctx.req),
+  });
 
 export const inbox = agentProcedure
   .meta({
@@ -22,15 +36,7 @@ export const inbox = agentProcedure
     conversation: z.string().max(64).optional(),
   }))
   .output(inboxView)
-  .query(({ ctx, input }) =>
-    listInbox(ctx.deps, {
-      workspaceId: ctx.auth!.workspace.id,
-      userId: ctx.auth!.user.id,
-      filter: input.filter,
-      conversationId: input.conversation,
-      timeZone: timeZoneOf(ctx.req),
-    })
-  );
+  .query(answerInbox);
 
 export const conversation = agentProcedure
   .meta({
@@ -43,12 +49,4 @@ export const conversation = agentProcedure
   })
   .input(z.object({ conversation: z.string().max(255), filter: filter.default("all") }))
   .output(inboxView)
-  .query(({ ctx, input }) =>
-    listInbox(ctx.deps, {
-      workspaceId: ctx.auth!.workspace.id,
-      userId: ctx.auth!.user.id,
-      filter: input.filter,
-      conversationId: input.conversation,
-      timeZone: timeZoneOf(ctx.req),
-    })
-  );
+  .query(answerInbox);

@@ -31,6 +31,23 @@ const del = (token: string, path: string) => http(s.url, "DELETE", `/api/agent${
 const active = async (token: string, id: string) =>
   (await get(token, `/conversations/${id}`)).body.active;
 
+/** Every action that changes a conversation: method, path under /api/agent, body. */
+function everyAction(id: string, userId: number, tagId: number): [string, string, unknown?][] {
+  return [
+    ["POST", `/conversations/${id}/reply`, { body: "hi" }],
+    ["POST", `/conversations/${id}/takeover`],
+    ["POST", `/conversations/${id}/release`],
+    ["POST", `/conversations/${id}/resolve`],
+    ["POST", `/conversations/${id}/reopen`],
+    ["POST", `/conversations/${id}/notes`, { body: "hi" }],
+    ["POST", `/conversations/${id}/assign`, { user_id: userId }],
+    ["POST", `/conversations/${id}/watch`, { watching: true }],
+    ["POST", `/conversations/${id}/block`, { blocked: true }],
+    ["POST", `/conversations/${id}/tags`, { tag_id: tagId }],
+    ["DELETE", `/conversations/${id}/tags/${tagId}`],
+  ];
+}
+
 async function start(visitor = newVisitor(), key = KEY) {
   const r = await postStream(s.url, key, { visitor_id: visitor, message: "Hello" });
   assertEquals(r.status, 200);
@@ -230,20 +247,7 @@ Deno.test("agent actions", serverTestOptions, async (t) => {
 
   await t.step("every action needs handle-conversations: the viewer seat gets 403", async () => {
     const { id } = await start();
-    const calls: [string, string, unknown?][] = [
-      ["POST", `/conversations/${id}/reply`, { body: "hi" }],
-      ["POST", `/conversations/${id}/takeover`],
-      ["POST", `/conversations/${id}/release`],
-      ["POST", `/conversations/${id}/resolve`],
-      ["POST", `/conversations/${id}/reopen`],
-      ["POST", `/conversations/${id}/notes`, { body: "hi" }],
-      ["POST", `/conversations/${id}/assign`, { user_id: amyId }],
-      ["POST", `/conversations/${id}/watch`, { watching: true }],
-      ["POST", `/conversations/${id}/block`, { blocked: true }],
-      ["POST", `/conversations/${id}/tags`, { tag_id: billing.id }],
-      ["DELETE", `/conversations/${id}/tags/${billing.id}`],
-    ];
-    for (const [method, path, body] of calls) {
+    for (const [method, path, body] of everyAction(id, amyId, billing.id)) {
       const viewer = await http(s.url, method, `/api/agent${path}`, { token: VIEWER, body });
       assertEquals(viewer.status, 403, `viewer ${method} ${path}`);
       const api = await http(s.url, method, `/api/agent${path}`, { token: T.acme.owner.api, body });
@@ -260,20 +264,7 @@ Deno.test("agent actions", serverTestOptions, async (t) => {
     "another workspace's conversation is 404 for every action, and untouched",
     async () => {
       const { id } = await start(newVisitor(), "globex-bot");
-      const calls: [string, string, unknown?][] = [
-        ["POST", `/conversations/${id}/reply`, { body: "hi" }],
-        ["POST", `/conversations/${id}/takeover`],
-        ["POST", `/conversations/${id}/release`],
-        ["POST", `/conversations/${id}/resolve`],
-        ["POST", `/conversations/${id}/reopen`],
-        ["POST", `/conversations/${id}/notes`, { body: "hi" }],
-        ["POST", `/conversations/${id}/assign`, { user_id: amyId }],
-        ["POST", `/conversations/${id}/watch`, { watching: true }],
-        ["POST", `/conversations/${id}/block`, { blocked: true }],
-        ["POST", `/conversations/${id}/tags`, { tag_id: billing.id }],
-        ["DELETE", `/conversations/${id}/tags/${billing.id}`],
-      ];
-      for (const [method, path, body] of calls) {
+      for (const [method, path, body] of everyAction(id, amyId, billing.id)) {
         const r = await http(s.url, method, `/api/agent${path}`, { token: AMY, body });
         assertEquals(r.status, 404, `${method} ${path}`);
         assertEquals(Object.keys(r.body), ["message"]);
