@@ -48,6 +48,7 @@ export class InboxApp {
   #debounce: ReturnType<typeof setTimeout> | null = null;
   #refreshTimer: ReturnType<typeof setInterval> | null = null;
   #firstRender = true;
+  #shownKey = "";
   #list: ListView;
   #conv: ConversationView;
   #visitor: VisitorView;
@@ -200,6 +201,10 @@ export class InboxApp {
   #render(): void {
     const view = this.#view;
     if (!view) return;
+    // Most live reloads change nothing on screen: leave the page (focus, open menus) alone then.
+    const key = `${this.#filter}|${this.#openId}|${this.#search}|${JSON.stringify(view)}`;
+    if (key === this.#shownKey) return;
+    this.#shownKey = key;
     const first = this.#firstRender;
     if (first) performance.mark("inbox-render-start");
     this.#list.render(view, this.#filter, this.#openId, this.#search);
