@@ -16,7 +16,8 @@ export interface InboxLiveOptions {
   token: () => string | null;
   /** The server's origin (the socket runs on the same host). */
   baseUrl: string;
-  realtimeKey: string;
+  /** The server's REALTIME_KEY; null: no socket, polling only. */
+  realtimeKey: string | null;
   /** The token's workspace (`company.id` of login or me). */
   workspaceId: number;
   /** Something may have changed: reload what is shown. */
@@ -45,7 +46,7 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
     lastChange = Date.now();
     opts.onChange(why);
   };
-  const socket = new RealtimeConnection({
+  const socket = opts.realtimeKey === null ? null : new RealtimeConnection({
     baseUrl: opts.baseUrl,
     key: opts.realtimeKey,
     authorize: (socketId, channel) => authorizeChannel(opts, socketId, channel),
@@ -59,26 +60,27 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
       if (state === "connected") changed("connected");
     },
   });
-  socket.subscribe(agentChannels.workspace(opts.workspaceId));
+  socket?.subscribe(agentChannels.workspace(opts.workspaceId));
+  if (!socket) opts.onState?.("unavailable");
   const timer = setInterval(() => {
     const quiet = Date.now() - lastChange;
-    if (socket.state !== "connected" ? quiet >= pollMs - 50 : quiet >= SAFETY_NET_MS) {
+    if (socket?.state !== "connected" ? quiet >= pollMs - 50 : quiet >= SAFETY_NET_MS) {
       changed("poll");
     }
   }, Math.min(pollMs, 1000));
   return {
     follow(conversationId) {
       if (conversationId === followed) return;
-      if (followed) socket.unsubscribe(agentChannels.conversation(followed));
+      if (followed) socket?.unsubscribe(agentChannels.conversation(followed));
       followed = conversationId;
-      if (followed) socket.subscribe(agentChannels.conversation(followed));
+      if (followed) socket?.subscribe(agentChannels.conversation(followed));
     },
     get state() {
-      return socket.state;
+      return socket?.state ?? "unavailable";
     },
     close() {
       clearInterval(timer);
-      socket.close();
+      socket?.close();
     },
   };
 }

@@ -40,14 +40,14 @@ export function inboxAssets(): Promise<InboxAssets> {
   return assets;
 }
 
-/** The socket's public key: REALTIME_KEY once realtime is configured, else its default. */
-function realtimeKey(config: AppConfig): string {
-  return (config as AppConfig & { realtimeKey?: string }).realtimeKey ?? "parley";
+/** The socket's public key (REALTIME_KEY), or null on a server without the realtime socket. */
+function realtimeKey(config: AppConfig): string | null {
+  return (config as AppConfig & { realtimeKey?: string }).realtimeKey ?? null;
 }
 
 function page(config: AppConfig): Promise<StaticAsset> {
   const key = realtimeKey(config);
-  let p = pages.get(key);
+  let p = pages.get(String(key));
   if (!p) {
     p = inboxAssets().then(({ script, styles }) =>
       makeAsset(
@@ -61,8 +61,8 @@ function page(config: AppConfig): Promise<StaticAsset> {
         },
       )
     );
-    p.catch(() => pages.delete(key));
-    pages.set(key, p);
+    p.catch(() => pages.delete(String(key)));
+    pages.set(String(key), p);
   }
   return p;
 }

@@ -31,7 +31,7 @@ export interface AppOptions {
   client: AgentClient;
   session: TokenSession;
   setSession(s: TokenSession): void;
-  realtimeKey: string;
+  realtimeKey: string | null;
   onSignedOut(notice: string | null): void;
 }
 

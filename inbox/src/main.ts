@@ -10,9 +10,9 @@ import { clearSession, loadSession, saveSession } from "./session_store.ts";
 import { fill } from "./dom.ts";
 
 const root = document.getElementById("app")!;
+/** Null when the server has no realtime socket: the inbox polls instead. */
 const realtimeKey =
-  document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-key"]')?.content ||
-  "parley";
+  document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-key"]')?.content ?? null;
 let session: TokenSession | null = loadSession();
 
 const client = createAgentClient({
