@@ -74,6 +74,9 @@ export async function fillForBench(s: TestServer): Promise<void> {
     SELECT c.id, ${amy}, c.last_visitor_message_id, now() FROM conversations c
      WHERE c.workspace_id = ${ws} AND c.id % 10 < 7`;
   await sql`
+    UPDATE conversations SET read_by = ARRAY[${amy}::bigint]
+     WHERE workspace_id = ${ws} AND id % 10 < 7`;
+  await sql`
     INSERT INTO visitors (workspace_id, chatbot_id, visitor_id, page_url, last_seen_at)
     SELECT ${ws}, ${bot}, c.visitor_id, 'https://acme.test/pricing', now()
       FROM conversations c WHERE c.workspace_id = ${ws} AND c.status <> 'closed'`;

@@ -44,8 +44,8 @@ export interface InboxRowData {
 }
 
 /**
- * Every section's size: the open ones from the open set (with the agent's
- * markers on open conversations only), resolved from the trigger-kept counter
+ * Every section's size: the open ones from the open set's covering index
+ * (unread from `read_by`, no join), resolved from the trigger-kept counter
  * (migration 0021).
  */
 export async function countInbox(
@@ -57,8 +57,8 @@ export async function countInbox(
     SELECT count(*)::int AS all,
       count(*) FILTER (WHERE c.status = 'bot')::int AS ai,
       count(*) FILTER (WHERE c.status = 'agent')::int AS human,
-      count(*) FILTER (WHERE c.last_visitor_message_id > COALESCE(r.last_read_message_id, 0))::int
-        AS unread,
+      count(*) FILTER (WHERE c.last_visitor_message_id IS NOT NULL
+                         AND NOT (c.read_by @> ARRAY[${userId}::bigint]))::int AS unread,
       count(*) FILTER (WHERE c.status = 'bot' AND c.handoff_state = 'handoff_pending')::int
         AS waiting,
       count(*) FILTER (WHERE c.status = 'bot' AND c.handoff_state <> 'handoff_pending')::int
@@ -69,8 +69,6 @@ export async function countInbox(
       COALESCE((SELECT w.closed FROM workspace_conversation_counts w
                  WHERE w.workspace_id = ${workspaceId}), 0) AS resolved
       FROM conversations c
-      LEFT JOIN conversation_reads r
-        ON r.user_id = ${userId} AND r.conversation_id = c.id AND r.is_open
      WHERE c.workspace_id = ${workspaceId} AND c.status <> 'closed'`;
   return row!;
 }
@@ -160,22 +158,32 @@ function rowSelect(sql: Executor, userId: number | null) {
          WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) lm ON true`;
 }
 
-/** Mark everything up to the newest message read for this agent. */
+/**
+ * Mark everything up to the newest message read for this agent: the exact
+ * marker, and the agent joins `read_by` unless a visitor message newer than
+ * the marker arrived meanwhile. True when anything changed.
+ */
 export async function markConversationRead(
   sql: Executor,
   conversationId: number,
   userId: number,
   now: Date,
 ): Promise<boolean> {
-  const rows = await sql`
-    INSERT INTO conversation_reads AS r (conversation_id, user_id, last_read_message_id, read_at,
-      is_open)
-    SELECT ${conversationId}, ${userId}, COALESCE(max(m.id), 0), ${now},
-      (SELECT status <> 'closed' FROM conversations WHERE id = ${conversationId})
-      FROM messages m WHERE m.conversation_id = ${conversationId}
-    ON CONFLICT (user_id, conversation_id) DO UPDATE
-       SET last_read_message_id = EXCLUDED.last_read_message_id, read_at = EXCLUDED.read_at
-     WHERE r.last_read_message_id < EXCLUDED.last_read_message_id
-    RETURNING 1`;
-  return rows.length > 0;
+  const [row] = await sql<{ joined: boolean }[]>`
+    WITH mark AS (
+      INSERT INTO conversation_reads AS r (conversation_id, user_id, last_read_message_id, read_at)
+      SELECT ${conversationId}, ${userId}, COALESCE(max(m.id), 0), ${now}
+        FROM messages m WHERE m.conversation_id = ${conversationId}
+      ON CONFLICT (user_id, conversation_id) DO UPDATE
+         SET last_read_message_id = GREATEST(r.last_read_message_id, EXCLUDED.last_read_message_id),
+             read_at = EXCLUDED.read_at
+      RETURNING last_read_message_id),
+    joined AS (
+      UPDATE conversations c SET read_by = array_append(c.read_by, ${userId}::bigint)
+        FROM mark
+       WHERE c.id = ${conversationId} AND NOT (c.read_by @> ARRAY[${userId}::bigint])
+         AND COALESCE(c.last_visitor_message_id, 0) <= mark.last_read_message_id
+      RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM joined) AS joined`;
+  return row?.joined ?? false;
 }

@@ -98,9 +98,9 @@ export async function appendMessage(
     ? sql`AND status <> 'agent' AND handoff_state <> 'human_connected'`
     : sql``;
   // A visitor message's id is drawn first so the conversation row can point
-  // at it (unread markers) in the same statement.
+  // at it in the same statement, which also makes it unread for every agent.
   const visitorMark = m.role === "visitor"
-    ? sql`, last_visitor_message_id = (SELECT id FROM mid)`
+    ? sql`, last_visitor_message_id = (SELECT id FROM mid), read_by = '{}'`
     : sql``;
   const [row] = await sql<MessageRow[]>`
     WITH mid AS (SELECT nextval('messages_id_seq') AS id),

@@ -1,9 +1,9 @@
 -- The inbox counts every section on every call. Measured on 100,000
--- conversations (docs/BENCHMARKS.md), two parts of that cost grew with the
--- workspace's history rather than with its open work: counting the resolved
--- conversations, and joining an agent's read markers on conversations long
--- closed. Both are kept small here, by the database itself, so that no code
--- path that changes a status can forget them.
+-- conversations (docs/BENCHMARKS.md), two parts of that cost did not belong
+-- there: counting the resolved conversations (a scan that grows with the
+-- workspace's history), and joining an agent's read markers to the open set.
+-- The first is a counter kept by a trigger, so that no code path that closes
+-- or reopens a conversation can forget it; the second a column on the row.
 
 -- Resolved (closed) conversations per workspace, kept by a trigger.
 CREATE TABLE workspace_conversation_counts (
@@ -14,17 +14,22 @@ INSERT INTO workspace_conversation_counts (workspace_id, closed)
 SELECT w.id, (SELECT count(*) FROM conversations c WHERE c.workspace_id = w.id AND c.status = 'closed')
   FROM workspaces w;
 
--- Read markers say whether their conversation is open, so an agent's unread
--- count reads the markers of open conversations only.
-ALTER TABLE conversation_reads ADD COLUMN is_open boolean NOT NULL DEFAULT true;
-UPDATE conversation_reads r SET is_open = (c.status <> 'closed')
-  FROM conversations c WHERE c.id = r.conversation_id;
-CREATE INDEX conversation_reads_open_idx ON conversation_reads (user_id, conversation_id)
-  INCLUDE (last_read_message_id) WHERE is_open;
+-- Who has read a conversation up to its newest visitor message: emptied by
+-- the statement that stores a visitor message, joined by an agent who opens or
+-- answers it. An agent's unread count then reads the open set's index alone,
+-- with no join on read markers (conversation_reads keeps the exact markers for
+-- each row's unread number).
+ALTER TABLE conversations ADD COLUMN read_by bigint[] NOT NULL DEFAULT '{}';
+UPDATE conversations c SET read_by = r.users
+  FROM (SELECT r.conversation_id, array_agg(r.user_id) AS users
+          FROM conversation_reads r JOIN conversations c ON c.id = r.conversation_id
+         WHERE r.last_read_message_id >= COALESCE(c.last_visitor_message_id, 0)
+         GROUP BY r.conversation_id) r
+ WHERE r.conversation_id = c.id;
 
--- What the open-set count reads, without touching the table.
+-- What the open-set counts read, without touching the table.
 CREATE INDEX conversations_open_counts_idx ON conversations (workspace_id, id)
-  INCLUDE (status, handoff_state, assigned_user_id, last_visitor_message_id)
+  INCLUDE (status, handoff_state, assigned_user_id, last_visitor_message_id, read_by)
   WHERE status <> 'closed';
 
 CREATE FUNCTION conversations_track_closed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -40,9 +45,6 @@ BEGIN
     ELSE
       -- No insert here: a workspace being deleted has already lost its row.
       UPDATE workspace_conversation_counts SET closed = closed - 1 WHERE workspace_id = ws;
-    END IF;
-    IF TG_OP = 'UPDATE' THEN
-      UPDATE conversation_reads SET is_open = NOT is_closed WHERE conversation_id = NEW.id;
     END IF;
   END IF;
   RETURN NULL;
