@@ -213,11 +213,11 @@ export class InboxApp {
       this.#conv.render(active);
       this.#visitor.render(active, this.#tags);
     } else {
-      this.#conv.renderEmpty();
+      this.#conv.renderEmpty(this.#openId !== null && !view.active);
       this.#visitor.renderEmpty();
     }
     this.#composer.setEnabled(active !== null);
-    this.#shell.classList.toggle("has-open", active !== null);
+    this.#shell.classList.toggle("has-open", this.#openId !== null);
     if (first) {
       this.#firstRender = false;
       void this.#shell.offsetHeight; // lay out, so the measure covers what the agent sees

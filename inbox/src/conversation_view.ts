@@ -58,10 +58,22 @@ export class ConversationView {
     this.renderEmpty();
   }
 
-  renderEmpty(): void {
+  /** Nothing open, or (`missing`) the conversation asked for is not in this workspace. */
+  renderEmpty(missing = false): void {
     this.#shownKey = "";
-    fill(this.#header, h("h2", { class: "conv-title" }, "No conversation open"));
-    fill(this.#thread, h("li", { class: "empty" }, "Pick a conversation (j / k to move)."));
+    fill(
+      this.#header,
+      h("button", { type: "button", class: "back", "data-action": "back" }, "‹ Inbox"),
+      h("h2", { class: "conv-title" }, missing ? "Conversation not found" : "No conversation open"),
+    );
+    fill(
+      this.#thread,
+      h(
+        "li",
+        { class: "empty" },
+        "Keys: j / k next and previous · r reply · n note · e resolve · t take over · / filter · Esc close",
+      ),
+    );
     fill(this.#extras);
   }
 
