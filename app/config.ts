@@ -32,6 +32,31 @@ export interface Config {
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
   redisPrefix: string;
+  /** Notifications (docs/notifications.md). */
+  notifications: NotificationConfig;
+}
+
+export interface NotificationConfig {
+  /** VAPID key pair (base64url, as web-push prints them) and the contact subject. */
+  vapidPublicKey: string | null;
+  vapidPrivateKey: string | null;
+  vapidSubject: string;
+  /** Generate a key pair under DATA_DIR when none is set (default: embedded mode only). */
+  vapidGenerate: boolean;
+  /** Push endpoint hosts allowed although private (`host` or `host:port`, tests). */
+  pushAllowHosts: string[];
+  /** Extra CA certificates (PEM file) trusted for push delivery only. */
+  pushCaFile: string | null;
+  pushTimeoutMs: number;
+  concurrency: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** How long alerts gather before one e-mail carries them. */
+  emailBatchSeconds: number;
+  /** Default waiting-for-a-human threshold; a workspace may set its own. */
+  slaBreachMinutes: number;
+  /** How often the SLA check runs. */
+  slaCheckSeconds: number;
 }
 
 /** Thrown for an unusable variable; main prints `message` alone and exits 1. */
@@ -165,5 +190,46 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
+    notifications: parseNotifications(env, databaseUrl === null),
+  };
+}
+
+function parseNotifications(env: Env, embedded: boolean): NotificationConfig {
+  const pub = env.VAPID_PUBLIC_KEY || null;
+  const priv = env.VAPID_PRIVATE_KEY || null;
+  if ((pub === null) !== (priv === null)) {
+    throw new ConfigError("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together");
+  }
+  if (pub && !/^[A-Za-z0-9_-]{87}$/.test(pub)) {
+    throw new ConfigError("VAPID_PUBLIC_KEY must be 65 bytes as URL-safe base64 (87 characters)");
+  }
+  if (priv && !/^[A-Za-z0-9_-]{43}$/.test(priv)) {
+    throw new ConfigError("VAPID_PRIVATE_KEY must be 32 bytes as URL-safe base64 (43 characters)");
+  }
+  const subject = env.VAPID_SUBJECT || "mailto:admin@localhost";
+  if (!/^(mailto:|https:\/\/)/.test(subject)) {
+    throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: URL, got "${subject}"`);
+  }
+  return {
+    vapidPublicKey: pub,
+    vapidPrivateKey: priv,
+    vapidSubject: subject,
+    vapidGenerate: parseBool("VAPID_GENERATE", env.VAPID_GENERATE, embedded),
+    pushAllowHosts: (env.PUSH_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    pushCaFile: env.PUSH_CA_FILE || null,
+    pushTimeoutMs: parseIntRange("PUSH_TIMEOUT_MS", env.PUSH_TIMEOUT_MS, 10_000, 100, 120_000),
+    concurrency: parseIntRange("NOTIFY_CONCURRENCY", env.NOTIFY_CONCURRENCY, 8, 0, 64),
+    smtpUrl: parseUrl("SMTP_URL", env.SMTP_URL, ["smtp:", "smtps:"]),
+    mailFrom: env.MAIL_FROM || "Parley <parley@localhost>",
+    emailBatchSeconds: parseIntRange(
+      "EMAIL_BATCH_SECONDS",
+      env.EMAIL_BATCH_SECONDS,
+      120,
+      0,
+      86_400,
+    ),
+    slaBreachMinutes: parseIntRange("SLA_BREACH_MINUTES", env.SLA_BREACH_MINUTES, 5, 1, 10_080),
+    slaCheckSeconds: parseIntRange("SLA_CHECK_SECONDS", env.SLA_CHECK_SECONDS, 30, 1, 3_600),
   };
 }

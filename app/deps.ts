@@ -4,6 +4,7 @@ import type { Kv } from "../kv/kv.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { EventBus } from "./event_bus.ts";
+import type { VapidKeys } from "./vapid_keys.ts";
 
 export interface AppDeps {
   config: Config;
@@ -16,4 +17,6 @@ export interface AppDeps {
   appKey: CryptoKey;
   /** Injectable clock: expiry, quotas and month boundaries are testable without sleeping. */
   clock: () => Date;
+  /** Push signing keys; null where push is not configured (503 on registration). */
+  vapid: VapidKeys | null;
 }

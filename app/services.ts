@@ -6,6 +6,7 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
 import { createLogger } from "./logger.ts";
 import { resolveAppKey } from "./app_key.ts";
+import { resolveVapidKeys } from "./vapid_keys.ts";
 import { createEventBus } from "./event_bus.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
@@ -44,6 +45,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       bus: createEventBus(kv),
       appKey,
       clock,
+      vapid: await resolveVapidKeys(config.notifications, config.dataDir),
     };
     await withStartupLock(db, async () => {
       if (!config.seedFile) return;

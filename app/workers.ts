@@ -4,6 +4,7 @@
  */
 import type { AppDeps } from "./deps.ts";
 import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
+import { startNotificationsWorker } from "../domain/notifications/notifications_worker.ts";
 
 export interface Worker {
   name: string;
@@ -12,7 +13,7 @@ export interface Worker {
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
-const FACTORIES: WorkerFactory[] = [startIndexingWorker];
+const FACTORIES: WorkerFactory[] = [startIndexingWorker, startNotificationsWorker];
 
 export function startWorkers(deps: AppDeps): Worker[] {
   return FACTORIES.map((start) => start(deps));

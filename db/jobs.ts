@@ -129,3 +129,72 @@ export async function purgeDoneJobs(sql: Executor, days: number): Promise<number
     RETURNING id`;
   return rows.length;
 }
+
+/**
+ * Insert jobs whose keys are not taken yet, in one statement. Every instance
+ * sees every domain event, so each may try the same key: the first wins and
+ * the rest change nothing (a finished job is not run again).
+ */
+export async function insertJobsOnce(
+  sql: Executor,
+  jobs: NewJob[],
+  delaySeconds = 0,
+): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows = await sql`
+    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
+    SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts,
+           now() + make_interval(secs => ${delaySeconds})
+      FROM jsonb_to_recordset(${
+    sql.json(jobs.map((j) => ({
+      kind: j.kind,
+      payload: j.payload,
+      dedupe_key: j.dedupeKey,
+      max_attempts: j.maxAttempts ?? 5,
+    })) as never)
+  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+    ON CONFLICT (dedupe_key) DO NOTHING
+    RETURNING id`;
+  return rows.length;
+}
+
+/**
+ * Have a job due in `delaySeconds`, unless one with its key is already queued
+ * (then it keeps its time: what arrives meanwhile joins that run). A running
+ * or finished job is queued again, so work added while it runs is not lost.
+ */
+export async function scheduleJobs(
+  sql: Executor,
+  jobs: NewJob[],
+  delaySeconds: number,
+  /** Leave a running job alone (a start making sure a recurring job exists). */
+  opts: { keepRunning?: boolean } = {},
+): Promise<void> {
+  const keep = opts.keepRunning ? ["queued", "running"] : ["queued"];
+  if (jobs.length === 0) return;
+  await sql`
+    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
+    SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts,
+           now() + make_interval(secs => ${delaySeconds})
+      FROM jsonb_to_recordset(${
+    sql.json(jobs.map((j) => ({
+      kind: j.kind,
+      payload: j.payload,
+      dedupe_key: j.dedupeKey,
+      max_attempts: j.maxAttempts ?? 5,
+    })) as never)
+  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+    ON CONFLICT (dedupe_key) DO UPDATE SET status = 'queued', attempts = 0,
+      run_at = EXCLUDED.run_at, payload = EXCLUDED.payload, last_error = NULL, locked_by = NULL,
+      locked_until = NULL, updated_at = now()
+     WHERE jobs.status <> ALL(${sql.array(keep)}::text[])`;
+}
+
+/** Narrow a running job's payload to what is left to do before it is retried. */
+export async function updateJobPayload(
+  sql: Executor,
+  id: number,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  await sql`UPDATE jobs SET payload = ${sql.json(payload as never)} WHERE id = ${id}`;
+}

@@ -48,6 +48,8 @@ export type ParleyEvent =
     workspaceId: number;
     conversationId: string;
     chatbotId: number;
+    /** When this request began (ISO): one alert per request across instances. */
+    requestedAt?: string | null;
   }
   | {
     type: "visitor.seen";

@@ -1,7 +1,15 @@
-/** Agent sign-out: the token used is revoked at once; other devices stay signed in. */
+/**
+ * Agent sign-out: the token used is revoked at once; other devices stay
+ * signed in. The push subscriptions this token registered go with it, so a
+ * signed-out device stops receiving alerts.
+ */
 import type { AppDeps } from "../../app/deps.ts";
+import { deleteSubscriptionsOfToken } from "../../db/push_subscriptions.ts";
 import { type Auth, revokeCurrentToken } from "../auth/tokens.ts";
 
 export async function agentLogout(deps: AppDeps, auth: Auth, now: Date): Promise<void> {
-  await revokeCurrentToken(deps.sql, auth, now);
+  await deps.sql.begin(async (tx) => {
+    await revokeCurrentToken(tx, auth, now);
+    await deleteSubscriptionsOfToken(tx, auth.tokenId);
+  });
 }

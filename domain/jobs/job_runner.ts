@@ -30,6 +30,8 @@ export class PermanentJobError extends Error {}
 export interface JobContext {
   /** Aborted on shutdown or when the lease is lost: stop promptly. */
   signal: AbortSignal;
+  /** The job's row id: stable across attempts, a key for work it fans out. */
+  jobId: number;
   attempt: number;
   maxAttempts: number;
 }
@@ -79,6 +81,7 @@ export function startJobRunner(
     try {
       await handler.run(deps, job.payload, {
         signal: abort.signal,
+        jobId: job.id,
         attempt: job.attempts,
         maxAttempts: job.max_attempts,
       });

@@ -46,6 +46,7 @@ export async function requestHuman(
       workspaceId: bot.workspace_id,
       conversationId: row.public_id,
       chatbotId: bot.id,
+      requestedAt: row.handoff_requested_at?.toISOString() ?? null,
     });
     await publishEvent(deps, {
       type: "conversation.updated",

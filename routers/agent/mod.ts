@@ -14,6 +14,8 @@ import {
   watch,
 } from "./conversation_actions.ts";
 import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
+import { pushSubscribe, pushVapid } from "./push.ts";
+import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
 
 export const agentRouter = router({
   login,
@@ -36,4 +38,8 @@ export const agentRouter = router({
   detachTag,
   canned,
   cannedUsed,
+  pushVapid,
+  pushSubscribe,
+  notificationPreferences,
+  updatePreferences,
 });
