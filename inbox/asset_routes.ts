@@ -1,7 +1,7 @@
 /**
  * The agents' web inbox: `/inbox` (the page), `/inbox/app.js` (bundled from
- * `inbox/src/main.ts` by Deno on first request, like widget.js) and
- * `/inbox/app.css`. All three are kept in memory with an ETag and gzip; the
+ * `inbox/src/main.ts` by Deno on first request, like widget.js),
+ * `/inbox/app.css` and `/inbox/sw.js` (the service worker showing push alerts). All three are kept in memory with an ETag and gzip; the
  * page names the assets by content hash so a new build is fetched at once.
  */
 import type { RawRoute } from "../routers/raw_routes.ts";
@@ -11,12 +11,14 @@ import { bundleBrowserScript } from "../widget/bundle.ts";
 import { INBOX_CSP, inboxPage } from "./page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
+const WORKER = new URL("./src/sw.ts", import.meta.url);
 const STYLES = new URL("./inbox.css", import.meta.url);
 const ASSET_CACHE = "no-cache";
 
 interface InboxAssets {
   script: StaticAsset;
   styles: StaticAsset;
+  worker: StaticAsset;
 }
 
 let assets: Promise<InboxAssets> | null = null;
@@ -25,13 +27,15 @@ const pages = new Map<string, Promise<StaticAsset>>();
 /** The bundled script and the stylesheet; a failed build is not cached. */
 export function inboxAssets(): Promise<InboxAssets> {
   assets ??= (async () => {
-    const [js, css] = await Promise.all([
+    const [js, css, sw] = await Promise.all([
       bundleBrowserScript(ENTRY, "the inbox script"),
       Deno.readTextFile(STYLES),
+      bundleBrowserScript(WORKER, "the inbox service worker"),
     ]);
     return {
       script: await makeAsset(js, "text/javascript; charset=utf-8", ASSET_CACHE),
       styles: await makeAsset(css, "text/css; charset=utf-8", ASSET_CACHE),
+      worker: await makeAsset(sw, "text/javascript; charset=utf-8", ASSET_CACHE),
     };
   })().catch((err) => {
     assets = null;
@@ -85,5 +89,11 @@ export const inboxAssetRoutes: RawRoute[] = [
     pattern: ["inbox", "app.css"],
     template: "/inbox/app.css",
     handle: async (req) => serveAsset(req, (await inboxAssets()).styles),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "sw.js"],
+    template: "/inbox/sw.js",
+    handle: async (req) => serveAsset(req, (await inboxAssets()).worker),
   },
 ];

@@ -23,6 +23,7 @@ import { type ConversationAction, ConversationView } from "./conversation_view.t
 import { VisitorView } from "./visitor_view.ts";
 import { Composer, type ComposerMode } from "./composer.ts";
 import { saveSession } from "./session_store.ts";
+import { NotificationsView } from "./notifications_view.ts";
 
 const REFRESH_CHECK_MS = 3600_000;
 
@@ -56,6 +57,7 @@ export class InboxApp {
   #status: HTMLElement;
   #conn: HTMLElement;
   #shell: HTMLElement;
+  #alerts: NotificationsView;
   #onKey = (e: KeyboardEvent) => this.#key(e);
 
   constructor(o: AppOptions) {
@@ -88,6 +90,7 @@ export class InboxApp {
         void this.#do(() => this.#c.detachTag.mutate({ conversation: this.#openId!, tag: tagId })),
     });
     this.#status = h("p", { class: "status", role: "status", "aria-live": "polite" });
+    this.#alerts = new NotificationsView(o.client);
     this.#conn = h("span", { class: "conn", "data-state": "connecting" }, "connecting");
     const top = h(
       "header",
@@ -97,6 +100,11 @@ export class InboxApp {
       this.#conn,
       h("span", { class: "spacer" }),
       h("span", { class: "me" }, o.session.user.name),
+      h(
+        "button",
+        { type: "button", class: "alerts-toggle", onClick: () => this.#alerts.toggle() },
+        "Alerts",
+      ),
       h(
         "button",
         { type: "button", class: "signout", onClick: () => void this.signOut() },
@@ -109,6 +117,7 @@ export class InboxApp {
       top,
       h("div", { class: "panes" }, this.#list.root, this.#conv.root, this.#visitor.root),
       this.#status,
+      this.#alerts.root,
     );
     fill(o.root, this.#shell);
     this.#composer.setEnabled(false);
@@ -120,8 +129,13 @@ export class InboxApp {
 
   async start(): Promise<void> {
     document.addEventListener("keydown", this.#onKey);
-    const fromHash = decodeURIComponent(location.hash.slice(1));
-    if (/^[0-9a-f-]{36}$/.test(fromHash)) this.#openId = fromHash;
+    this.#openId = conversationIn(location.href);
+    // A click on a push alert while the inbox is open (the service worker asks us).
+    navigator.serviceWorker?.addEventListener("message", (e) => {
+      const msg = e.data as { type?: string; url?: string } | null;
+      const id = msg?.type === "parley:open" && msg.url ? conversationIn(msg.url) : null;
+      if (id) this.open(id);
+    });
     void this.#renewIfDue();
     this.#refreshTimer = setInterval(() => void this.#renewIfDue(), REFRESH_CHECK_MS);
     const [canned, tags] = await Promise.all([
@@ -157,7 +171,7 @@ export class InboxApp {
   open(id: string | null): void {
     if (id !== this.#openId) this.#composer.reset();
     this.#openId = id;
-    history.replaceState(null, "", id ? `#${id}` : location.pathname);
+    history.replaceState(null, "", id ? `/inbox?conversation=${id}` : "/inbox");
     this.#live?.follow(id);
     this.#render();
     void this.reload();
@@ -357,4 +371,10 @@ export class InboxApp {
       ? "Updates arrive as they happen"
       : "Realtime unavailable: the inbox is refreshed every few seconds";
   }
+}
+
+/** The conversation a link names: `/inbox?conversation=<id>` (the alerts' deep link). */
+function conversationIn(href: string): string | null {
+  const id = new URL(href, location.origin).searchParams.get("conversation") ?? "";
+  return /^[0-9a-f-]{36}$/i.test(id) ? id.toLowerCase() : null;
 }

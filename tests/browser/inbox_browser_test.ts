@@ -258,6 +258,33 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await ada.locator(".msg-visitor .msg-body", { hasText: "onerror" }).waitFor();
     });
 
+    await t.step("an alert's deep link opens its conversation; alert settings save", async () => {
+      await ada.goto(`${s.url}/inbox?conversation=${conversation}`);
+      await ada.locator(".msg-visitor .msg-body", { hasText: "Where is my parcel?" }).waitFor();
+      await ada.locator("button.alerts-toggle").click();
+      const arrived = ada.locator("input[name=event-visitor_arrived]");
+      assertEquals(await arrived.isChecked(), false);
+      await arrived.check();
+      await ada.locator(".alerts-note", { hasText: "Saved." }).waitFor();
+      const token = await ada.evaluate(() =>
+        JSON.parse(localStorage.getItem("parley:agent-session")!).token as string
+      );
+      const prefs = await fetch(`${s.url}/api/agent/notifications/preferences`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.json());
+      assertEquals(prefs.events.visitor_arrived.push, true);
+      assertEquals(prefs.events.chat_started.push, true);
+      await ada.locator("button.mute").click();
+      await ada.locator(".alerts .dnd", { hasText: "Muted until" }).waitFor();
+      const sw = await fetch(`${s.url}/inbox/sw.js`);
+      assertEquals([sw.status, sw.headers.get("content-type")], [
+        200,
+        "text/javascript; charset=utf-8",
+      ]);
+      assertOk((await sw.text()).includes("showNotification"));
+      await ada.locator(".alerts button.close").click();
+    });
+
     await t.step("at phone width one pane at a time, readable", async () => {
       const phone = await newPage({ width: 390, height: 844 });
       await signIn(phone, EMAIL.acmeAgent);
