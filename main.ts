@@ -8,6 +8,8 @@ import { createHttpApp } from "./app/http_app.ts";
 import { startWorkers } from "./app/workers.ts";
 import { describeError } from "./app/logger.ts";
 import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
+import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
+import { anyProviderKeyStored } from "./db/provider_keys.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -34,14 +36,30 @@ export async function startServer(env?: Record<string, string | undefined>) {
   return { server, port, services, shutdown };
 }
 
-function banner(url: string, demo: DemoCredentials | null): string {
-  const lines = [`Parley is running at ${url}`, `  API reference: ${url}/api/docs`];
+export function banner(
+  url: string,
+  demo: DemoCredentials | null,
+  ai: { aiBaseUrl: string | null; aiApiKey: string | null; keysStored: boolean },
+): string {
+  const lines = [`Parley is running at ${url}`, `  API reference:  ${url}/api/docs`];
   if (demo) {
-    lines.push(`  Demo page:     ${url}/demo`);
-    lines.push(`  Owner e-mail:  ${demo.email}`);
-    lines.push(`  Password:      ${demo.password ?? "(shown on the first start only)"}`);
-    lines.push(`  API token:     ${demo.token ?? "(shown on the first start only)"}`);
-    lines.push(`  Demo bot key:  ${demo.botKey}`);
+    lines.push(`  Demo page:      ${url}/demo`);
+    lines.push(`  Owner e-mail:   ${demo.email}`);
+    lines.push(`  Password:       ${demo.password ?? "(shown on the first start only)"}`);
+    lines.push(`  Settings token: ${demo.token ?? "(shown on the first start only)"}`);
+    lines.push(`  Demo bot key:   ${demo.botKey}`);
+  }
+  if (ai.aiBaseUrl) lines.push(`  AI models:      every provider at ${ai.aiBaseUrl}`);
+  else if (ai.aiApiKey) lines.push("  AI models:      AI_API_KEY for workspaces without a key");
+  else if (ai.keysStored) lines.push("  AI models:      the workspaces' stored provider keys");
+  else {
+    // The first thing a new user needs: without a model the bot answers 502.
+    lines.push(
+      "  No AI key yet? Stop the server, run: deno task admin key:set demo provider_1 <key>",
+    );
+    lines.push(
+      "  or start with AI_API_KEY=<key> or AI_BASE_URL=<OpenAI-compatible URL> (docs/models.md)",
+    );
   }
   const width = Math.max(...lines.map((l) => l.length)) + 2;
   const bar = "─".repeat(width);
@@ -51,7 +69,10 @@ function banner(url: string, demo: DemoCredentials | null): string {
 if (import.meta.main) {
   try {
     const { services, shutdown } = await startServer();
-    console.log(banner(services.deps.config.baseUrl, services.demo));
+    const keysStored = await anyProviderKeyStored(services.deps.sql);
+    console.log(
+      banner(services.deps.config.baseUrl, services.demo, { ...services.deps.config, keysStored }),
+    );
     for (const sig of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(sig, async () => {
         await shutdown();
@@ -61,6 +82,8 @@ if (import.meta.main) {
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Configuration error: ${err.message}`);
+    } else if (err instanceof EmbeddedDatabaseBusy) {
+      console.error(err.message); // a second start on the same DATA_DIR: one plain line
     } else {
       console.error(JSON.stringify({ level: "error", msg: "start failed", ...describeError(err) }));
     }

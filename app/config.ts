@@ -14,6 +14,8 @@ export interface Config {
   appKey: string | null;
   dataDir: string;
   aiBaseUrl: string | null;
+  /** Server-wide provider key used when a workspace stored none (AI_API_KEY; single-company installs). */
+  aiApiKey: string | null;
   /** Per-attempt timeout of an AI provider call (AI_TIMEOUT_MS, default 30000). */
   aiTimeoutMs: number;
   seedFile: string | null;
@@ -171,6 +173,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     dataDir: env.DATA_DIR || "./data",
     aiBaseUrl: aiBaseUrl?.replace(/\/+$/, "") ?? null,
     aiTimeoutMs: parseAiTimeout(env.AI_TIMEOUT_MS),
+    aiApiKey: env.AI_API_KEY?.trim() || null,
     seedFile: env.SEED_FILE || null,
     demo: parseBool("DEMO", env.DEMO, databaseUrl === null),
     logLevel: logLevel as LogLevel,

@@ -3,15 +3,18 @@
  * (SSE, static), then the REST door; one JSON log line per request.
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { generateOpenApiDocument } from "trpc-to-openapi";
 import type { AppDeps } from "./deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
+import { buildOpenApiDocument } from "../routers/openapi/document.ts";
+import { apiOperations } from "../routers/openapi/api_operations.ts";
+import { API_VERSION } from "../routers/system/status.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
-import { API_DOCS_HTML } from "../routers/doors/api_docs_page.ts";
+import { apiDocsResponse } from "../routers/doors/api_docs_page.ts";
+import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
@@ -32,14 +35,17 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const rawFirst = new Set(rawRoutes.map((r) => r.pattern[0] ?? null));
   const mayBeRaw = (path: string) =>
     rawFirst.has(null) || path.startsWith("//") || rawFirst.has(firstSegment(path));
-  let openApiJson: string | null = null;
+  // Generated on the first request (about 0.1 s), then served from memory with an ETag and gzip.
+  let openApiAsset: Promise<StaticAsset> | null = null;
   const openApi = () =>
-    openApiJson ??= JSON.stringify(generateOpenApiDocument(appRouter, {
-      title: "Parley API",
-      version: "1.0.0",
-      baseUrl: deps.config.baseUrl,
-      description: "Integration v1, portal, agent and widget endpoints of Parley.",
-    }));
+    openApiAsset ??= makeAsset(
+      JSON.stringify(buildOpenApiDocument(
+        apiOperations(),
+        { baseUrl: deps.config.baseUrl, version: API_VERSION },
+      )),
+      "application/json; charset=utf-8",
+      "no-cache",
+    );
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
 
   async function route(
@@ -52,13 +58,11 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     if (path === "/healthz") return [jsonResponse(200, { status: "ok" }), path];
     if (path === "/readyz") return [await readiness(deps), path];
     if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
-      return [new Response(openApi(), { headers: { "content-type": "application/json" } }), path];
+      return [serveAsset(req, await openApi()), path];
     }
-    if (path === "/api/docs" && (method === "GET" || method === "HEAD")) {
-      return [
-        new Response(API_DOCS_HTML, { headers: { "content-type": "text/html; charset=utf-8" } }),
-        path,
-      ];
+    if (path.startsWith("/api/docs") && (method === "GET" || method === "HEAD")) {
+      const docs = await apiDocsResponse(req, path);
+      if (docs) return [docs, "/api/docs"];
     }
     if (path.startsWith("/trpc/")) {
       const res = await fetchRequestHandler({

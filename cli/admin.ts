@@ -13,6 +13,8 @@ import { userCommands } from "./commands/user.ts";
 import { tokenCommands } from "./commands/token.ts";
 import { contentCommands } from "./commands/content.ts";
 import { seedCommands } from "./commands/seed.ts";
+import { keyCommands } from "./commands/key.ts";
+import { listCommands } from "./commands/list.ts";
 import { openAdmin } from "./open_admin.ts";
 
 export const COMMANDS: Command[] = [
@@ -21,6 +23,8 @@ export const COMMANDS: Command[] = [
   ...tokenCommands,
   ...contentCommands,
   ...seedCommands,
+  ...keyCommands,
+  ...listCommands,
 ];
 
 export function helpText(): string {
@@ -34,8 +38,9 @@ export function helpText(): string {
   ].join("\n");
 }
 
+/** One line on stderr: scripts parse it as JSON, people read it as a sentence. */
 function fail(body: Record<string, unknown>): number {
-  console.error(JSON.stringify(body, null, 2));
+  console.error(JSON.stringify(body));
   return 1;
 }
 

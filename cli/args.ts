@@ -45,3 +45,12 @@ export function flag(args: ParsedArgs, name: string): boolean {
   const v = args.flags.get(name);
   return v === true || v === "1" || v === "true";
 }
+
+/** The `index`-th positional argument after the command name; Invalid naming it when absent. */
+export function positional(args: ParsedArgs, index: number, name: string, usage: string): string {
+  const v = args.positionals[index];
+  if (v === undefined || v.trim() === "") {
+    throw Invalid.field(name, `The <${name}> argument is required: ${usage}`);
+  }
+  return v;
+}

@@ -53,3 +53,10 @@ export async function deleteProviderKey(
     RETURNING provider`;
   return rows.length > 0;
 }
+
+/** Whether any workspace stored a key: the start banner's hint is for installs without one. */
+export async function anyProviderKeyStored(sql: Executor): Promise<boolean> {
+  const [row] = await sql<{ found: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM provider_keys) AS found`;
+  return row?.found ?? false;
+}

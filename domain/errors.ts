@@ -58,11 +58,23 @@ export class QuotaExceeded extends DomainError {
   }
 }
 
-/** The AI provider could not be reached, refused the key, or none is stored (502). */
+/**
+ * Why an AI provider call failed. The integrator's and the operator's message
+ * names the cause; the widget shows visitors a short text per kind instead.
+ */
+export type ProviderFailureKind =
+  | "no_key" // nothing stored for the workspace and no AI_API_KEY / AI_BASE_URL fallback
+  | "key_refused" // the provider answered 401 or 403
+  | "unreachable" // DNS, refused connection, time-out, a stream that stalled
+  | "rate_limited" // the provider answered 429
+  | "provider_error" // the provider answered 5xx
+  | "rejected"; // any other 4xx: unknown model, bad request (its own message is kept)
+
+/** The AI provider failed, refused the key, or none is configured (502). */
 export class ProviderUnavailable extends DomainError {
   constructor(
-    message =
-      "The AI provider could not be reached. Check the provider key configured for the workspace.",
+    message: string,
+    public readonly kind: ProviderFailureKind = "unreachable",
     /** Joins the body, e.g. the conversation that kept the visitor's message. */
     public readonly extra: Record<string, unknown> = {},
   ) {

@@ -3,6 +3,7 @@
  * assets (widget.js, the demo page, the agents' web inbox). The app consults them before the REST door.
  */
 import type { AppDeps } from "../app/deps.ts";
+import type { DescribedOperation } from "./openapi/document.ts";
 import { widgetStreamRoutes } from "./widget/stream_routes.ts";
 import { widgetAssetRoutes } from "../widget/asset_routes.ts";
 import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
@@ -14,6 +15,8 @@ export interface RawRoute {
   /** Route template for logs, e.g. `/widget/{key}/stream`. */
   template: string;
   handle(req: Request, params: string[], deps: AppDeps, ip: string): Promise<Response>;
+  /** Its entry in the OpenAPI document, for API routes (assets have none). */
+  openapi?: DescribedOperation;
 }
 
 export const rawRoutes: RawRoute[] = [

@@ -5,22 +5,30 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import type { OpenApiMeta } from "trpc-to-openapi";
 import { authenticate } from "../domain/auth/tokens.ts";
 import type { Ability } from "../db/tokens.ts";
 import { can, type Permission } from "../domain/auth/permissions.ts";
 import { DomainError, Forbidden, Invalid } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
+import type { OperationMeta } from "./openapi/operation_meta.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
 import { rejectNulCharacters } from "./guards/nul_characters.ts";
 import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
 import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
-export type Meta = OpenApiMeta<{
+export interface Meta {
+  /** The REST route and its OpenAPI description (routers/openapi/operation_meta.ts). */
+  openapi?: OperationMeta;
   /** Role permission required beyond the token's ability. */
   permission?: Permission;
   rateLimit?: RateLimitSpec;
-}>;
+  /**
+   * Set by `authedProcedure`, never by hand: the token ability the procedure
+   * requires. Absent: a public procedure. The OpenAPI document derives its
+   * security and its 401/403 from it.
+   */
+  auth?: Ability;
+}
 
 const t = initTRPC.meta<Meta>().context<RequestContext>().create({
   isDev: false,
@@ -123,7 +131,7 @@ export function authedProcedure(ability: Ability) {
       throw new Forbidden(`Your role does not have the ${meta.permission} permission.`);
     }
     return next({ ctx: { ...ctx, auth } });
-  }).use(rateLimited).use(noNulCharacters);
+  }).use(rateLimited).use(noNulCharacters).meta({ auth: ability });
 }
 
 export const apiProcedure = authedProcedure("api");

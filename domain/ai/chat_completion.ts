@@ -30,7 +30,8 @@ export interface ChatOptions {
 }
 
 const STALLED_MESSAGE =
-  "The AI provider stopped answering mid-reply. Check the provider key configured for the workspace.";
+  "The AI provider stopped answering mid-reply. The key was not the problem: check the " +
+  "provider's status or the network.";
 
 export async function completeChat(
   client: OpenAI,
@@ -118,12 +119,12 @@ async function streamed(
         tokensOut = chunk.usage.completion_tokens;
       }
     }
-    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE);
+    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE, "unreachable");
     // The SDK's stream ends quietly on abort: a cut-off answer must not pass as complete.
     opts.signal?.throwIfAborted();
     return { content, tokensIn, tokensOut };
   } catch (err) {
-    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE);
+    if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE, "unreachable");
     throw err;
   } finally {
     clearTimeout(timer);

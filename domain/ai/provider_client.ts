@@ -1,6 +1,8 @@
 /**
- * An OpenAI-protocol client for one workspace and provider. The stored key is
- * decrypted here, only for the call, and never leaves this function's result.
+ * An OpenAI-protocol client for one workspace and provider. The key is, in
+ * order: the workspace's stored key (decrypted here, only for the call), the
+ * server-wide AI_API_KEY, or none at all when AI_BASE_URL names a server that
+ * needs no key (a local model server). It never leaves this function's result.
  */
 import OpenAI from "openai";
 import type { AppDeps } from "../../app/deps.ts";
@@ -10,7 +12,7 @@ import { ProviderUnavailable } from "../errors.ts";
 import { type ProviderInfo, providerInfo } from "./providers.ts";
 
 export type ProviderDeps = Pick<AppDeps, "sql" | "appKey"> & {
-  config: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs">;
+  config: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs" | "aiApiKey">;
 };
 
 export interface ProviderClient {
@@ -19,8 +21,15 @@ export interface ProviderClient {
   timeoutMs: number;
 }
 
-export const NO_KEY_MESSAGE =
-  "No API key is configured for the bot's AI provider. Check the provider key configured for the workspace.";
+/** Sent when AI_BASE_URL is set and no key exists: local servers ignore it, and the SDK needs one. */
+const KEYLESS = "none";
+
+export function noKeyMessage(info: ProviderInfo | null, provider: string): string {
+  const name = info ? `${info.label}, ${info.code}` : provider;
+  return `No API key is configured for the bot's AI provider (${name}). Store one with ` +
+    `PUT /api/portal/keys/${provider} or "deno task admin key:set", or set AI_API_KEY ` +
+    "(or AI_BASE_URL) on the server.";
+}
 
 /**
  * Null when no key is stored (callers that can degrade, like training, decide).
@@ -40,14 +49,16 @@ export async function findProviderClient(
     : ciphertext === null
     ? null
     : { ciphertext };
-  if (!stored) return null;
-  let apiKey: string;
-  try {
-    apiKey = await decryptText(deps.appKey, stored.ciphertext);
-  } catch {
-    // Encrypted under another APP_KEY: as unusable as a missing key.
-    return null;
+  let apiKey: string | null = null;
+  if (stored) {
+    try {
+      apiKey = await decryptText(deps.appKey, stored.ciphertext);
+    } catch {
+      // Encrypted under another APP_KEY: as unusable as a missing key.
+    }
   }
+  apiKey ??= deps.config.aiApiKey ?? (deps.config.aiBaseUrl ? KEYLESS : null);
+  if (apiKey === null) return null;
   const client = new OpenAI({
     apiKey,
     baseURL: deps.config.aiBaseUrl ?? info.baseUrl,
@@ -57,7 +68,7 @@ export async function findProviderClient(
   return { client, info, timeoutMs: deps.config.aiTimeoutMs };
 }
 
-/** The client, or ProviderUnavailable (502) telling the caller to check the key. */
+/** The client, or ProviderUnavailable (502, kind `no_key`) saying how to configure one. */
 export async function openProviderClient(
   deps: ProviderDeps,
   workspaceId: number,
@@ -65,6 +76,8 @@ export async function openProviderClient(
   ciphertext?: string | null,
 ): Promise<ProviderClient> {
   const found = await findProviderClient(deps, workspaceId, provider, ciphertext);
-  if (!found) throw new ProviderUnavailable(NO_KEY_MESSAGE);
+  if (!found) {
+    throw new ProviderUnavailable(noKeyMessage(providerInfo(provider), provider), "no_key");
+  }
   return found;
 }

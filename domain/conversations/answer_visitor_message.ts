@@ -81,7 +81,12 @@ export async function answerVisitorMessage(
     // The visitor message is stored: name its conversation, so a client that
     // started a new one can retry in it instead of opening another.
     if (err instanceof ProviderUnavailable) {
-      throw new ProviderUnavailable(err.message, {
+      deps.log.warn("AI reply failed", {
+        bot: input.bot.public_key,
+        kind: err.kind,
+        cause: err.message,
+      });
+      throw new ProviderUnavailable(err.message, err.kind, {
         conversation_id: turn.conversation.public_id,
       });
     }

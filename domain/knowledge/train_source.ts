@@ -2,8 +2,11 @@
  * Index one knowledge source: chunk its text, embed the chunks when the bot's
  * provider offers embeddings and pgvector is on, then store chunks and their
  * full-text vectors in one transaction and mark the source ready with a true
- * count. A failure marks it `failed` with the reason and rethrows, so the
- * record stays for a retry.
+ * count. A provider without an embeddings API (EmbeddingsUnsupported) is not a
+ * failure: the source is indexed for full-text search only and is ready. A
+ * transient embeddings failure (5xx, time-out, rate limit) marks it `failed`
+ * with the reason and rethrows, so the record stays for a retry (v1: the
+ * 422 with id and status; the portal's job: its retries).
  */
 import type { AppDeps } from "../../app/deps.ts";
 import {
@@ -16,7 +19,7 @@ import {
 } from "../../db/knowledge.ts";
 import { chunkText } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
-import { embedTexts } from "../ai/embed_texts.ts";
+import { EmbeddingsUnsupported, embedTexts } from "../ai/embed_texts.ts";
 import { findProviderClient } from "../ai/provider_client.ts";
 
 /**
@@ -24,7 +27,7 @@ import { findProviderClient } from "../ai/provider_client.ts";
  * runs before the AI layer matters) can train full-text only.
  */
 export type TrainDeps = Pick<AppDeps, "sql" | "appKey"> & {
-  config?: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs">;
+  config?: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs" | "aiApiKey">;
   db?: Pick<AppDeps["db"], "vector">;
 };
 
@@ -76,11 +79,17 @@ async function embedChunks(
   );
   const model = provider?.info.embeddingModel;
   if (!provider || !model) return false; // full-text only: no key or no embeddings offered
-  const vectors = await embedTexts(
-    provider.client,
-    model,
-    chunks.map((c) => `${c.title}\n${c.content}`),
-  );
+  let vectors: number[][];
+  try {
+    vectors = await embedTexts(
+      provider.client,
+      model,
+      chunks.map((c) => `${c.title}\n${c.content}`),
+    );
+  } catch (err) {
+    if (err instanceof EmbeddingsUnsupported) return false; // full-text only, and ready
+    throw err;
+  }
   chunks.forEach((c, i) => (c.embedding = vectors[i] ?? null));
   return true;
 }

@@ -17,7 +17,6 @@ export const tags = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/tags",
-      tags: ["agent"],
       summary: "The workspace's tag catalogue",
     },
   })
@@ -30,7 +29,6 @@ export const attachTag = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/conversations/{conversation}/tags",
-      tags: ["agent"],
       summary: "Attach a tag of the workspace catalogue",
     },
     permission: "handle-conversations",
@@ -50,7 +48,6 @@ export const detachTag = agentProcedure
     openapi: {
       method: "DELETE",
       path: "/api/agent/conversations/{conversation}/tags/{tag}",
-      tags: ["agent"],
       summary: "Detach a tag",
     },
     permission: "handle-conversations",
@@ -70,7 +67,6 @@ export const canned = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/canned",
-      tags: ["agent"],
       summary: "Canned replies: the shared ones and the agent's own, most used first",
     },
   })
@@ -93,7 +89,6 @@ export const cannedUsed = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/canned/{canned}/used",
-      tags: ["agent"],
       summary: "Count a use of a canned reply (ranking)",
     },
     permission: "handle-conversations",

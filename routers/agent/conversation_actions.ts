@@ -9,6 +9,7 @@ import { chars } from "../schemas/text.ts";
 import { agentMessage } from "./schemas.ts";
 import { timeZoneOf } from "./time_zone.ts";
 import type { RequestContext } from "../context.ts";
+import type { OperationMeta } from "../openapi/operation_meta.ts";
 import { replyAsAgent } from "../../domain/conversations/reply_as_agent.ts";
 import { takeOverConversation } from "../../domain/conversations/take_over_conversation.ts";
 import { releaseConversation } from "../../domain/conversations/release_conversation.ts";
@@ -29,17 +30,22 @@ const actor = (ctx: RequestContext) => ({
   userId: ctx.auth!.user.id,
 });
 
-function action(path: string, summary: string) {
+function action(path: string, summary: string, more: Partial<OperationMeta> = {}) {
   return agentProcedure.meta({
     openapi: {
       method: "POST",
       path: `/api/agent/conversations/{conversation}/${path}`,
-      tags: ["agent"],
       summary,
+      ...more,
     },
     permission: "handle-conversations",
   });
 }
+
+const closedConflict: Partial<OperationMeta> = {
+  description: "A closed conversation answers 409: reopen it first.",
+  errors: [409],
+};
 
 export const reply = action("reply", "Reply to the visitor (takes the conversation over)")
   .input(z.object({
@@ -57,12 +63,16 @@ export const reply = action("reply", "Reply to the visitor (takes the conversati
     })
   );
 
-export const takeover = action("takeover", "Take the conversation over from the AI")
+export const takeover = action(
+  "takeover",
+  "Take the conversation over from the AI",
+  closedConflict,
+)
   .input(z.object({ conversation }))
   .output(z.object({ status }))
   .mutation(({ ctx, input }) => takeOverConversation(ctx.deps, actor(ctx), input.conversation));
 
-export const release = action("release", "Hand the conversation back to the AI")
+export const release = action("release", "Hand the conversation back to the AI", closedConflict)
   .input(z.object({ conversation }))
   .output(z.object({ status }))
   .mutation(({ ctx, input }) => releaseConversation(ctx.deps, actor(ctx), input.conversation));

@@ -26,7 +26,6 @@ export const inbox = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/inbox",
-      tags: ["agent"],
       summary:
         "The inbox: one section's rows (at most 60), every section's count, an open conversation",
     },
@@ -43,8 +42,9 @@ export const conversation = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/conversations/{conversation}",
-      tags: ["agent"],
       summary: "The inbox with this conversation open in `active` (null when not found)",
+      description: "An unknown or foreign id is not an error: 200 with `active: null`.",
+      notFound: false,
     },
   })
   .input(z.object({ conversation: z.string().max(255), filter: filter.default("all") }))

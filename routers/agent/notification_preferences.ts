@@ -30,7 +30,6 @@ export const notificationPreferences = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/notifications/preferences",
-      tags: ["agent"],
       summary: "The agent's notification preferences, defaults filled in",
     },
     permission: "handle-conversations",
@@ -51,7 +50,6 @@ export const updatePreferences = agentProcedure
     openapi: {
       method: "PATCH",
       path: "/api/agent/notifications/preferences",
-      tags: ["agent"],
       summary: "Change some notification preferences (events merged, not replaced)",
     },
     permission: "handle-conversations",

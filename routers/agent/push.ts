@@ -9,7 +9,6 @@ export const pushVapid = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/push/vapid",
-      tags: ["agent"],
       summary: "The VAPID public key a device subscribes with; configured false without keys",
     },
     permission: "handle-conversations",
@@ -26,7 +25,6 @@ export const pushSubscribe = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/push/subscriptions",
-      tags: ["agent"],
       summary: "Register this device's push subscription (upserted on endpoint)",
     },
     permission: "handle-conversations",

@@ -28,8 +28,16 @@ export const login = publicProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/login",
-      tags: ["agent"],
       summary: "Exchange an agent's e-mail and password for an agent token",
+      description: "One refusal text for every failure: 401 for wrong credentials, 403 for an " +
+        "account that may not sign in (viewer seat, suspended). The lockout, shared with the " +
+        "portal login, answers 429 with `Retry-After`.",
+      errors: [401, 403],
+      requestExample: {
+        email: "agent@acme.test",
+        password: "••••••••",
+        device_name: "Amy's laptop",
+      },
     },
     rateLimit: { name: "agent-login", limit: 10, windowSeconds: 60, by: "ip" },
   })
@@ -55,7 +63,6 @@ export const refresh = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/refresh",
-      tags: ["agent"],
       summary: "A fresh token in the login shape (renew past half the token's life)",
     },
     rateLimit: { name: "agent-refresh", limit: 6, windowSeconds: 3600, by: "user" },
@@ -69,7 +76,6 @@ export const me = agentProcedure
     openapi: {
       method: "GET",
       path: "/api/agent/me",
-      tags: ["agent"],
       summary: "The signed-in agent, the workspace and the token's expiry",
     },
   })
@@ -82,7 +88,6 @@ export const logout = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/logout",
-      tags: ["agent"],
       summary: "Revoke the token used",
     },
   })

@@ -16,8 +16,8 @@ const item = z.object({
   provider: z.string(),
   model: z.string(),
   is_active: z.boolean(),
-  knowledge_sources: z.number(),
-  conversations: z.number(),
+  knowledge_sources: z.int(),
+  conversations: z.int(),
 });
 const detailFields = {
   persona: z.string(),
@@ -27,7 +27,9 @@ const detailFields = {
 const key = z.string().min(1).max(255);
 
 export const listBots = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/chatbots", tags: ["portal"] } })
+  .meta({
+    openapi: { method: "GET", path: "/api/portal/chatbots", summary: "The workspace's bots" },
+  })
   .input(z.object({}))
   .output(z.object({ data: z.array(item) }))
   .query(async ({ ctx }) => ({
@@ -35,7 +37,13 @@ export const listBots = portalProcedure
   }));
 
 export const showBot = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/chatbots/{key}", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/chatbots/{key}",
+      summary: "One bot with persona, instructions and branding",
+    },
+  })
   .input(z.object({ key }))
   .output(z.object({ data: item.extend({ ...detailFields, branding: brandingSchema }) }))
   .query(async ({ ctx, input }) => ({
@@ -44,7 +52,14 @@ export const showBot = portalProcedure
 
 export const updateBot = portalProcedure
   .meta({
-    openapi: { method: "PUT", path: "/api/portal/chatbots/{key}", tags: ["portal"] },
+    openapi: {
+      method: "PUT",
+      path: "/api/portal/chatbots/{key}",
+      summary: "Update a bot's name, texts, activity and branding",
+      description: "Fields left out keep their value; `name` is required. `provider` and " +
+        "`model` are fixed here: a value other than the bot's is a 422 naming the field.",
+      requestExample: { name: "Acme Support", welcome_message: "Hi! How can we help?" },
+    },
     permission: "manage-chatbots",
   })
   .input(z.object({

@@ -5,22 +5,30 @@ import { monthAnalytics } from "../../domain/analytics/month_analytics.ts";
 import { widgetSnippet } from "../../domain/portal/widget_snippet.ts";
 
 export const analytics = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/analytics", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/analytics",
+      summary: "This month's conversations, messages, tokens and cost",
+      description: "`since` is the first day of the current month; `cost` is in whole " +
+        "currency units.",
+    },
+  })
   .input(z.object({}))
   .output(z.object({
     data: z.object({
       period: z.literal("month"),
       since: z.string(),
-      conversations: z.number(),
+      conversations: z.int(),
       messages: z.object({
-        ai_replies: z.number(),
-        human_replies: z.number(),
-        visitor_messages: z.number(),
-        total: z.number(),
+        ai_replies: z.int(),
+        human_replies: z.int(),
+        visitor_messages: z.int(),
+        total: z.int(),
       }),
-      tokens: z.number(),
+      tokens: z.int(),
       cost: z.number(),
-      messages_used: z.number(),
+      messages_used: z.int(),
     }),
   }))
   .query(async ({ ctx }) => ({
@@ -28,7 +36,16 @@ export const analytics = portalProcedure
   }));
 
 export const snippet = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/widget-snippet", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/widget-snippet",
+      summary: "The script tag that embeds the widget",
+      description: "Uses the first active bot, otherwise the most recently created; 404 when " +
+        "the workspace has no bot yet.",
+      errors: [404],
+    },
+  })
   .input(z.object({}))
   .output(z.object({ data: z.object({ public_key: z.string(), snippet: z.string() }) }))
   .query(async ({ ctx }) => ({

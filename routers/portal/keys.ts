@@ -13,7 +13,14 @@ const provider = z.string().refine(
 );
 
 export const listKeys = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/keys", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/keys",
+      summary: "The eight providers, with whether a key is stored",
+      description: "Only the last four characters of a stored key are ever shown.",
+    },
+  })
   .input(z.object({}))
   .output(z.object({
     data: z.array(z.object({
@@ -29,7 +36,14 @@ export const listKeys = portalProcedure
 
 export const putKey = portalProcedure
   .meta({
-    openapi: { method: "PUT", path: "/api/portal/keys/{provider}", tags: ["portal"] },
+    openapi: {
+      method: "PUT",
+      path: "/api/portal/keys/{provider}",
+      summary: "Store or replace the key of one provider",
+      description: "Encrypted at rest. An unrecognised provider code is 422 on `provider`.",
+      notFound: false,
+      requestExample: { api_key: "sk-live-4b1f9c2e7a" },
+    },
     permission: "manage-workspace",
   })
   .input(z.object({ provider, api_key: z.string().trim().min(1).max(300) }))
@@ -45,7 +59,15 @@ export const putKey = portalProcedure
 
 export const deleteKey = portalProcedure
   .meta({
-    openapi: { method: "DELETE", path: "/api/portal/keys/{provider}", tags: ["portal"] },
+    openapi: {
+      method: "DELETE",
+      path: "/api/portal/keys/{provider}",
+      summary: "Remove the key of one provider",
+      description: "Idempotent: removing a key that was never stored is 200 with a message " +
+        "saying so. An unrecognised provider code is 422 on `provider`.",
+      notFound: false,
+      responseExample: { message: "The OpenAI key was removed." },
+    },
     permission: "manage-workspace",
   })
   .input(z.object({ provider }))

@@ -8,22 +8,26 @@ import { deleteSource } from "../../domain/knowledge/delete_source.ts";
 import { Invalid } from "../../domain/errors.ts";
 
 const sourceSchema = z.object({
-  id: z.number(),
-  type: z.string(),
+  id: z.int(),
+  type: z.string().meta({ examples: ["url"] }),
   title: z.string(),
   source_url: z.string().nullable(),
-  status: z.string(),
-  chunk_count: z.number(),
+  status: z.string().meta({ examples: ["ready"] }),
+  chunk_count: z.int(),
   created_at: z.string(),
   error: z.string().nullable(),
-  pages_found: z.number().nullable(),
-  pages_indexed: z.number().nullable(),
+  pages_found: z.int().nullable(),
+  pages_indexed: z.int().nullable(),
 });
 const key = z.string().min(1).max(255);
 
 export const listKnowledge = portalProcedure
   .meta({
-    openapi: { method: "GET", path: "/api/portal/chatbots/{key}/knowledge", tags: ["portal"] },
+    openapi: {
+      method: "GET",
+      path: "/api/portal/chatbots/{key}/knowledge",
+      summary: "A bot's knowledge sources with their indexing state",
+    },
   })
   .input(z.object({ key }))
   .output(z.object({ data: z.array(sourceSchema) }))
@@ -36,7 +40,20 @@ const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain })
 
 export const createKnowledge = portalProcedure
   .meta({
-    openapi: { method: "POST", path: "/api/portal/chatbots/{key}/knowledge", tags: ["portal"] },
+    openapi: {
+      method: "POST",
+      path: "/api/portal/chatbots/{key}/knowledge",
+      summary: "Add a text, Q&A or website source, indexed in the background",
+      description: "201 with the source `pending`; it moves to `processing`, then `ready` " +
+        "(or `failed` with `error`). `text` needs `content`; `qa` needs `question` and " +
+        "`answer`; `url` needs `source_url`, whose site is crawled.",
+      created: true,
+      requestExample: {
+        type: "qa",
+        question: "Do you ship to Iceland?",
+        answer: "Yes, within five working days.",
+      },
+    },
     permission: "manage-content",
   })
   .input(z.object({
@@ -95,7 +112,8 @@ export const deleteKnowledge = portalProcedure
     openapi: {
       method: "DELETE",
       path: "/api/portal/chatbots/{key}/knowledge/{source}",
-      tags: ["portal"],
+      summary: "Remove a knowledge source and its indexed chunks",
+      responseExample: { message: "Knowledge source deleted." },
     },
     permission: "manage-content",
   })

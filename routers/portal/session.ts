@@ -15,7 +15,16 @@ const brand = z.object({
 
 export const login = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/api/portal/login", tags: ["portal"] },
+    openapi: {
+      method: "POST",
+      path: "/api/portal/login",
+      summary: "Log in as a workspace owner or administrator; returns a portal token",
+      description: "Refusals are deliberately alike: a wrong password, an unknown address, a " +
+        "disabled portal and an insufficient role read the same. Attempts share one lockout " +
+        "with the other logins (429 with `Retry-After`).",
+      errors: [401, 403],
+      requestExample: { email: "owner@example.com", password: "correct horse battery staple" },
+    },
     rateLimit: { name: "portal-login", limit: 10, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({
@@ -34,7 +43,14 @@ export const login = publicProcedure
   );
 
 export const logout = portalProcedure
-  .meta({ openapi: { method: "POST", path: "/api/portal/logout", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/portal/logout",
+      summary: "Revoke the portal token used for this request",
+      responseExample: { message: "Logged out." },
+    },
+  })
   .input(z.object({}))
   .output(z.object({ message: z.string() }))
   .mutation(async ({ ctx }) => {
@@ -43,7 +59,13 @@ export const logout = portalProcedure
   });
 
 export const me = portalProcedure
-  .meta({ openapi: { method: "GET", path: "/api/portal/me", tags: ["portal"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/me",
+      summary: "The signed-in user, the workspace's brand, plan limits and usage",
+    },
+  })
   .input(z.object({}))
   .output(z.object({
     user,
@@ -51,15 +73,15 @@ export const me = portalProcedure
     brand,
     limits: z.object({
       plan: z.string(),
-      monthly_message_limit: z.number().nullable(),
-      chatbot_limit: z.number(),
-      agent_seats: z.number(),
+      monthly_message_limit: z.int().nullable(),
+      chatbot_limit: z.int(),
+      agent_seats: z.int(),
     }),
     usage: z.object({
-      messages_used: z.number(),
-      message_limit: z.number().nullable(),
+      messages_used: z.int(),
+      message_limit: z.int().nullable(),
       usage_percent: z.number().nullable(),
-      chatbots: z.number(),
+      chatbots: z.int(),
     }),
   }))
   .query(({ ctx }) => {

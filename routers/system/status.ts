@@ -14,8 +14,9 @@ export const status = publicProcedure
     openapi: {
       method: "GET",
       path: "/api/status",
-      tags: ["system"],
       summary: "Service status (no authentication)",
+      description: "Answers through the whole procedure pipeline, so uptime monitors see what " +
+        "clients see.",
     },
   })
   .input(z.object({}))

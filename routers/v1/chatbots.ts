@@ -7,7 +7,7 @@ import { brandingOf } from "../../domain/chatbots/branding.ts";
 import { brandingSchema } from "../schemas/branding.ts";
 
 const listItem = z.object({
-  id: z.number(),
+  id: z.int(),
   public_key: z.string(),
   name: z.string(),
   provider: z.string(),
@@ -16,7 +16,9 @@ const listItem = z.object({
 });
 
 export const listBots = apiProcedure
-  .meta({ openapi: { method: "GET", path: "/api/v1/chatbots", tags: ["v1"] } })
+  .meta({
+    openapi: { method: "GET", path: "/api/v1/chatbots", summary: "The workspace's bots" },
+  })
   .input(z.object({}))
   .output(z.object({ data: z.array(listItem) }))
   .query(async ({ ctx }) => {
@@ -34,7 +36,13 @@ export const listBots = apiProcedure
   });
 
 export const showBot = apiProcedure
-  .meta({ openapi: { method: "GET", path: "/api/v1/chatbots/{key}", tags: ["v1"] } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/chatbots/{key}",
+      summary: "One bot with its branding and knowledge count",
+    },
+  })
   .input(z.object({ key: z.string().max(255) }))
   .output(z.object({
     data: z.object({
@@ -43,7 +51,7 @@ export const showBot = apiProcedure
       provider: z.string(),
       model: z.string(),
       is_active: z.boolean(),
-      knowledge_sources: z.number(),
+      knowledge_sources: z.int(),
       branding: brandingSchema,
     }),
   }))

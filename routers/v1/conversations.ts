@@ -7,37 +7,48 @@ import { getConversationThread } from "../../domain/conversations/get_conversati
 import { isoMicros } from "./timestamps.ts";
 
 const status = z.enum(["bot", "agent", "closed"]);
-const queryInt = z.coerce.number().int().optional();
+const page = z.coerce.number().int().optional().meta({
+  minimum: 1,
+  default: 1,
+  description: "The page to return (below 1 reads as 1).",
+});
+const perPage = z.coerce.number().int().optional().meta({
+  minimum: 1,
+  maximum: 100,
+  default: 20,
+  description: "Conversations per page: default 20, capped at 100.",
+});
 
 export const listConversations = apiProcedure
   .meta({
     openapi: {
       method: "GET",
       path: "/api/v1/chatbots/{key}/conversations",
-      tags: ["v1"],
       summary: "A bot's conversations, most recent activity first (paginated)",
+      description: "A length-aware page: `data` plus `total`, `last_page` and the URLs of the " +
+        "first, previous, next and last pages (null at the ends).",
     },
   })
-  .input(z.object({ key: z.string().max(255), page: queryInt, per_page: queryInt }))
+  .input(z.object({ key: z.string().max(255), page, per_page: perPage }))
   .output(z.object({
-    current_page: z.number(),
+    current_page: z.int(),
     data: z.array(z.object({
-      id: z.number(),
+      id: z.int(),
       public_id: z.string(),
       status,
       visitor_id: z.string(),
       last_message_at: z.string(),
     })),
     first_page_url: z.string(),
-    from: z.number().nullable(),
-    last_page: z.number(),
+    from: z.int().nullable(),
+    last_page: z.int(),
     last_page_url: z.string(),
     next_page_url: z.string().nullable(),
     path: z.string(),
-    per_page: z.number(),
+    per_page: z.int(),
     prev_page_url: z.string().nullable(),
-    to: z.number().nullable(),
-    total: z.number(),
+    to: z.int().nullable(),
+    total: z.int(),
   }))
   .query(async ({ ctx, input }) => {
     const workspaceId = ctx.auth!.workspace.id;
@@ -67,8 +78,9 @@ export const showConversation = apiProcedure
     openapi: {
       method: "GET",
       path: "/api/v1/conversations/{conversation}",
-      tags: ["v1"],
       summary: "One conversation with its messages",
+      description:
+        "An id that is not a conversation of this workspace (malformed included) is 404.",
     },
   })
   // Any text: a malformed or over-long id is an unknown conversation (404), never a 422.
@@ -79,7 +91,7 @@ export const showConversation = apiProcedure
       status,
       visitor_id: z.string(),
       messages: z.array(z.object({
-        id: z.number(),
+        id: z.int(),
         role: z.enum(["visitor", "assistant", "agent"]),
         content: z.string(),
         created_at: z.string(),

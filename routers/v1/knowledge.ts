@@ -16,8 +16,19 @@ export const addKnowledge = apiProcedure
     openapi: {
       method: "POST",
       path: "/api/v1/chatbots/{key}/knowledge",
-      tags: ["v1"],
       summary: "Add a text document or a question and answer, trained before the response",
+      description: "201 with the trained source. The same title and content again retrains " +
+        "that record (200) instead of adding a second one. For `qa` the title is the question " +
+        "and the content the answer.\n\nWhen training fails the document is kept: 422 with " +
+        'its `id` and `status: "failed"` beside `message` and `errors`; send the same title ' +
+        "and content again to retry. A provider without an embeddings API is not a failure: " +
+        "the source is indexed for full-text search.",
+      created: "if-new",
+      requestExample: {
+        title: "Shipping times",
+        content: "Orders ship within two working days. Express delivery takes one day.",
+        type: "text",
+      },
     },
     permission: "manage-content",
   })
@@ -35,11 +46,11 @@ export const addKnowledge = apiProcedure
   )
   .output(z.object({
     data: z.object({
-      id: z.number(),
+      id: z.int(),
       title: z.string(),
-      type: z.string(),
-      status: z.string(),
-      chunk_count: z.number(),
+      type: z.string().meta({ examples: ["text"] }),
+      status: z.string().meta({ examples: ["ready"] }),
+      chunk_count: z.int(),
     }),
   }))
   .mutation(async ({ ctx, input }) => {

@@ -4,10 +4,17 @@ import { apiProcedure } from "../trpc.ts";
 import { describeCaller } from "../../domain/workspaces/describe_caller.ts";
 
 export const me = apiProcedure
-  .meta({ openapi: { method: "GET", path: "/api/v1/me", tags: ["v1"], summary: "The caller" } })
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/me",
+      summary: "The token's user and workspace",
+      description: "A suspended account or workspace is 403.",
+    },
+  })
   .input(z.object({}))
   .output(z.object({
-    user: z.object({ id: z.number(), name: z.string(), email: z.string(), role: z.string() }),
-    company: z.object({ id: z.number(), name: z.string(), slug: z.string(), plan: z.string() }),
+    user: z.object({ id: z.int(), name: z.string(), email: z.string(), role: z.string() }),
+    company: z.object({ id: z.int(), name: z.string(), slug: z.string(), plan: z.string() }),
   }))
   .query(({ ctx }) => describeCaller(ctx.auth!));

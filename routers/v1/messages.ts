@@ -12,8 +12,29 @@ export const sendMessage = apiProcedure
     openapi: {
       method: "POST",
       path: "/api/v1/chatbots/{key}/messages",
-      tags: ["v1"],
       summary: "Send a visitor message and get the AI reply (bound by the monthly quota)",
+      description: "Without `conversation_id` a new conversation starts; with it the message " +
+        "continues that conversation. While a human owns the conversation `reply` is null and " +
+        "`note` says why. 429 when the workspace's monthly message limit is reached. 502 when " +
+        "the AI provider fails: `message` names the cause and `conversation_id` the " +
+        "conversation that kept the visitor message, so a retry can continue it.",
+      errors: [429, 502],
+      responseExample: {
+        conversation_id: "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+        status: "bot",
+        reply: {
+          id: 42,
+          content: "Yes, we ship to Iceland within five working days.",
+          model: "gpt-4o-mini",
+          tokens_in: 412,
+          tokens_out: 17,
+        },
+      },
+      requestExample: {
+        message: "Do you ship to Iceland?",
+        visitor_id: "crm-contact-1842",
+        meta: { plan: "pro" },
+      },
     },
     permission: "handle-conversations",
   })
@@ -37,11 +58,11 @@ export const sendMessage = apiProcedure
     conversation_id: z.string(),
     status: z.enum(["bot", "agent", "closed"]),
     reply: z.object({
-      id: z.number(),
+      id: z.int(),
       content: z.string(),
       model: z.string(),
-      tokens_in: z.number(),
-      tokens_out: z.number(),
+      tokens_in: z.int(),
+      tokens_out: z.int(),
     }).nullable(),
     note: z.string().optional(),
   }))

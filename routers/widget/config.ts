@@ -15,7 +15,12 @@ const prechatField = z.object({
 
 export const widgetConfig = publicProcedure
   .meta({
-    openapi: { method: "GET", path: "/widget/{key}/config", tags: ["widget"] },
+    openapi: {
+      method: "GET",
+      path: "/widget/{key}/config",
+      summary: "What the widget needs before it draws: branding, welcome, pre-chat form",
+      description: "An unknown key and a disabled bot answer the same 404.",
+    },
     rateLimit: { name: "widget.config", limit: 60, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({ key: keyField }))
@@ -30,7 +35,7 @@ export const widgetConfig = publicProcedure
       prechat: z.object({ enabled: z.boolean(), fields: z.array(prechatField) }),
       realtime: z.object({
         transport: z.literal("poll"),
-        heartbeat_seconds: z.number(),
+        heartbeat_seconds: z.int(),
         stream_path: z.string(),
       }),
       features: z.object({ human_handoff: z.boolean(), rating: z.boolean() }),

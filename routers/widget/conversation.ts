@@ -3,11 +3,22 @@ import { z } from "zod";
 import { publicProcedure } from "../trpc.ts";
 import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
 import { getSnapshot } from "../../domain/widget/get_snapshot.ts";
-import { conversationIdField, keyField, visitorIdField, widgetMessageSchema } from "./schemas.ts";
+import {
+  conversationIdField,
+  conversationStatus,
+  keyField,
+  visitorIdField,
+  widgetMessageSchema,
+} from "./schemas.ts";
 
 export const widgetConversation = publicProcedure
   .meta({
-    openapi: { method: "GET", path: "/widget/{key}/conversation", tags: ["widget"] },
+    openapi: {
+      method: "GET",
+      path: "/widget/{key}/conversation",
+      summary: "The visitor's conversation snapshot, to redraw the history",
+      description: "Without `conversation_id`, the visitor's latest conversation with this bot.",
+    },
     rateLimit: { name: "widget.conversation", limit: 60, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({
@@ -17,7 +28,7 @@ export const widgetConversation = publicProcedure
   }))
   .output(z.object({
     conversation_id: z.string(),
-    status: z.string(),
+    status: conversationStatus,
     handoff_state: z.string(),
     wait_remaining: z.null(),
     messages: z.array(widgetMessageSchema),

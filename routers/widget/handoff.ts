@@ -3,11 +3,16 @@ import { z } from "zod";
 import { publicProcedure } from "../trpc.ts";
 import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
 import { requestHuman } from "../../domain/widget/request_human.ts";
-import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
+import { conversationIdField, conversationStatus, keyField, visitorIdField } from "./schemas.ts";
 
 export const widgetHandoff = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/widget/{key}/handoff", tags: ["widget"] },
+    openapi: {
+      method: "POST",
+      path: "/widget/{key}/handoff",
+      summary: "Ask for a human agent",
+      description: "The AI keeps answering until an agent takes the conversation over.",
+    },
     rateLimit: { name: "widget.handoff", limit: 10, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({
@@ -17,7 +22,7 @@ export const widgetHandoff = publicProcedure
   }))
   .output(z.object({
     conversation_id: z.string(),
-    status: z.string(),
+    status: conversationStatus,
     handoff_state: z.string(),
     handoff_requested_at: z.string().nullable(),
   }))

@@ -13,7 +13,12 @@ import {
 
 export const widgetHeartbeat = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/widget/{key}/heartbeat", tags: ["widget"] },
+    openapi: {
+      method: "POST",
+      path: "/widget/{key}/heartbeat",
+      summary: "Report the visitor's presence; returns new messages and the next poll delay",
+      description: "Sent while the page is open. An agent's replies arrive here.",
+    },
     rateLimit: { name: "widget.heartbeat", limit: 120, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({
@@ -28,7 +33,7 @@ export const widgetHeartbeat = publicProcedure
     timezone: z.string().max(64).optional(),
   }))
   .output(z.object({
-    poll_seconds: z.number(),
+    poll_seconds: z.int(),
     conversation: conversationStateSchema.nullable(),
     messages: z.array(widgetMessageSchema),
   }))

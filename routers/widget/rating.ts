@@ -7,7 +7,13 @@ import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 
 export const widgetRating = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/widget/{key}/rating", tags: ["widget"] },
+    openapi: {
+      method: "POST",
+      path: "/widget/{key}/rating",
+      summary: "Rate a closed conversation from 1 to 5",
+      description: "Only a closed conversation can be rated (422 otherwise); rating again " +
+        "replaces the earlier rating.",
+    },
     rateLimit: { name: "widget.rating", limit: 10, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({
@@ -19,7 +25,7 @@ export const widgetRating = publicProcedure
   }))
   .output(z.object({
     conversation_id: z.string(),
-    rating: z.number(),
+    rating: z.int(),
     comment: z.string().nullable(),
   }))
   .mutation(async ({ ctx, input }) => {

@@ -7,7 +7,12 @@ import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 
 export const widgetReset = publicProcedure
   .meta({
-    openapi: { method: "POST", path: "/widget/{key}/chat/reset", tags: ["widget"] },
+    openapi: {
+      method: "POST",
+      path: "/widget/{key}/chat/reset",
+      summary: "Close the visitor's conversation (the widget's \"new chat\")",
+      description: "Idempotent; 404 unless the conversation belongs to this bot and visitor id.",
+    },
     rateLimit: { name: "widget.reset", limit: 30, windowSeconds: 60, by: "ip" },
   })
   .input(z.object({

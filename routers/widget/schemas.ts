@@ -10,14 +10,17 @@ export const visitorIdField = z.string().trim().min(1).superRefine(atMostChars(1
 export const conversationIdField = z.uuid();
 
 export const widgetMessageSchema = z.object({
-  id: z.number(),
+  id: z.int(),
   role: z.enum(["visitor", "assistant", "agent"]),
   content: z.string(),
   at: z.string(),
 });
 
+/** `status`: bot, agent or closed; `handoff_state`: bot_active, handoff_pending, human_connected. */
+export const conversationStatus = z.string().meta({ examples: ["bot"] });
+
 export const conversationStateSchema = z.object({
   conversation_id: z.string(),
-  status: z.string(),
+  status: conversationStatus,
   handoff_state: z.string(),
 });

@@ -8,7 +8,11 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { AppDeps } from "../../app/deps.ts";
 import { describeError } from "../../app/logger.ts";
-import { ProviderUnavailable, QuotaExceeded } from "../../domain/errors.ts";
+import {
+  type ProviderFailureKind,
+  ProviderUnavailable,
+  QuotaExceeded,
+} from "../../domain/errors.ts";
 import { readCapped } from "../../domain/io/read_capped.ts";
 import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
@@ -63,8 +67,32 @@ export const streamInput = z.object({
   identity: z.string().max(4000).optional(),
 });
 
-/** The `code` of a terminal `error` event. */
-export type StreamErrorCode = "provider_unavailable" | "quota_exceeded" | "internal";
+/**
+ * The `code` of a terminal `error` event, and the visitor's text for it. The
+ * operator's cause (which names keys, HTTP statuses and settings) goes to the
+ * log; a visitor only learns whether trying again soon may help.
+ */
+const VISITOR_ERRORS = {
+  provider_not_configured: "The assistant isn't available right now. Please try again later.",
+  provider_key_refused: "The assistant isn't available right now. Please try again later.",
+  provider_rejected: "The assistant isn't available right now. Please try again later.",
+  provider_unreachable: "The assistant couldn't answer just now. Please try again in a moment.",
+  provider_error: "The assistant couldn't answer just now. Please try again in a moment.",
+  provider_rate_limited: "The assistant is busy right now. Please try again in a minute.",
+  quota_exceeded: "The assistant isn't available right now. Please try again later.",
+  internal: "Something went wrong on our side. Please try again.",
+} as const;
+
+export type StreamErrorCode = keyof typeof VISITOR_ERRORS;
+
+const CODE_OF_KIND: Record<ProviderFailureKind, StreamErrorCode> = {
+  no_key: "provider_not_configured",
+  key_refused: "provider_key_refused",
+  rejected: "provider_rejected",
+  unreachable: "provider_unreachable",
+  provider_error: "provider_error",
+  rate_limited: "provider_rate_limited",
+};
 
 /** Largest body read: the fields' own limits add up to well under this. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -158,7 +186,7 @@ export async function handleStream(
         );
       } catch (err) {
         if (signal.aborted) return; // the visitor left: nobody to tell
-        out.send("error", streamError(err, onFault));
+        out.send("error", streamError(deps, bot.public_key, err, onFault));
       }
     }, { headers, onError: onFault });
   } catch (err) {
@@ -168,13 +196,15 @@ export async function handleStream(
 }
 
 function streamError(
+  deps: AppDeps,
+  botKey: string,
   err: unknown,
   onFault: (err: unknown) => void,
 ): { message: string; code: StreamErrorCode } {
-  if (err instanceof ProviderUnavailable) {
-    return { message: err.message, code: "provider_unavailable" };
-  }
-  if (err instanceof QuotaExceeded) return { message: err.message, code: "quota_exceeded" };
-  onFault(err);
-  return { message: "The reply could not be completed. Please try again.", code: "internal" };
+  let code: StreamErrorCode = "internal";
+  if (err instanceof ProviderUnavailable) code = CODE_OF_KIND[err.kind];
+  else if (err instanceof QuotaExceeded) code = "quota_exceeded";
+  if (code === "internal") onFault(err);
+  else deps.log.warn("widget reply failed", { bot: botKey, code, cause: (err as Error).message });
+  return { message: VISITOR_ERRORS[code], code };
 }

@@ -207,6 +207,68 @@ Deno.test("admin CLI: one object at a time, seen by the server", serverTestOptio
       assertMatch(help.out, /token:revoke/);
     });
 
+    await t.step("lists and provider keys: JSON out, no secrets, one-line errors", async () => {
+      const workspaces = await cli(["workspace:list"], env);
+      assertEquals(workspaces.code, 0, workspaces.err);
+      const initech = JSON.parse(workspaces.out).find((w: { slug: string }) =>
+        w.slug === "initech"
+      );
+      assertEquals([initech.plan, initech.suspended, initech.users >= 1], ["free", false, true]);
+
+      const users = JSON.parse((await cli(["user:list", "--workspace", "initech"], env)).out);
+      assertOk(users.some((u: { email: string }) => u.email === "peter@initech.test"));
+      assertOk(users.every((u: Record<string, unknown>) => !("password_hash" in u)));
+
+      const tokens = await cli(["token:list", "--email", "peter@initech.test"], env);
+      const listed = JSON.parse(tokens.out);
+      assertEquals(listed.find((x: { id: number }) => x.id === spareTokenId).state, "revoked");
+      assertOk(
+        listed.some((x: { name: string; state: string }) =>
+          x.name === "from the cli" && x.state === "active"
+        ),
+      );
+      assertOk(!tokens.out.includes(cliToken.split("|")[1]!), "no token text is printed");
+      assertOk(!/secret_hash/.test(tokens.out));
+
+      const bots = JSON.parse((await cli(["chatbot:list", "--workspace", "initech"], env)).out);
+      assertOk(bots.some((b: { public_key: string }) => b.public_key === "tps-bot"));
+
+      const set = await cli(["key:set", "initech", "provider_1", "sk-cli-secret-9876"], env);
+      assertEquals(set.code, 0, set.err);
+      assertEquals(JSON.parse(set.out), {
+        workspace: "initech",
+        provider: "provider_1",
+        last_four: "9876",
+        configured: true,
+      });
+      const keys = await cli(["key:list", "--workspace", "initech"], env);
+      assertOk(!keys.out.includes("sk-cli-secret"), "the key itself is never printed");
+      const first = JSON.parse(keys.out)[0];
+      assertEquals([first.provider, first.configured, first.last_four], [
+        "provider_1",
+        true,
+        "9876",
+      ]);
+
+      const badProvider = await cli(["key:set", "initech", "provider_9", "sk-x"], env);
+      assertEquals(badProvider.code, 1);
+      assertEquals(badProvider.err.split("\n").length, 1, "one line");
+      assertEquals(JSON.parse(badProvider.err).errors, {
+        provider: ["The selected provider is invalid."],
+      });
+      const noWorkspace = await cli(["key:set", "nowhere", "provider_1", "sk-x"], env);
+      assertEquals(JSON.parse(noWorkspace.err), { error: 'No workspace with slug "nowhere".' });
+      const missingKey = await cli(["key:set", "initech", "provider_1"], env);
+      assertEquals(missingKey.code, 1);
+      assertMatch(JSON.parse(missingKey.err).error, /<api_key> argument is required/);
+
+      const removed = await cli(["key:delete", "initech", "provider_4"], env);
+      assertEquals(
+        JSON.parse(removed.out).message,
+        "No Mistral AI key was stored; nothing to remove.",
+      );
+    });
+
     await t.step("the server honours what the CLI wrote, suspension included", async () => {
       const s = await startOn(storage);
       try {

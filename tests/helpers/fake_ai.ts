@@ -4,7 +4,21 @@
  * AI_BASE_URL and read back what the server sent in `requests`.
  */
 
-export type FakeMode = "ok" | "unauthorized" | "server_error" | "timeout" | "fail_mid_stream";
+export type FakeMode =
+  | "ok"
+  | "unauthorized" // 401
+  | "forbidden" // 403
+  | "rate_limited" // 429
+  | "unknown_model" // 404 with the vendor's own reason
+  | "server_error"
+  | "timeout"
+  | "fail_mid_stream";
+
+/**
+ * How /embeddings answers: vectors, 404 (vendors without embeddings), 400
+ * "not supported" (local servers whose model cannot embed), or 500.
+ */
+export type EmbeddingsMode = "ok" | "missing" | "unsupported" | "server_error";
 
 export interface ChatRequestRecord {
   model: string;
@@ -25,6 +39,8 @@ export interface FakeAi {
   chunkDelayMs: number;
   /** Whether /embeddings answers (false = 404, as for vendors without embeddings). */
   embeddings: boolean;
+  /** Finer control of /embeddings; `missing` is what `embeddings: false` does. */
+  embeddingsMode: EmbeddingsMode;
   requests: ChatRequestRecord[];
   embeddingRequests: number;
   /** Streams cancelled by the client before they finished. */
@@ -49,7 +65,9 @@ export function fakeEmbedding(text: string): number[] {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startFakeAi(
-  init: Partial<Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings">> = {},
+  init: Partial<
+    Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings" | "embeddingsMode">
+  > = {},
 ): FakeAi {
   const state: Omit<FakeAi, "baseUrl" | "close"> = {
     mode: "ok",
@@ -57,6 +75,7 @@ export function startFakeAi(
     latencyMs: 0,
     chunkDelayMs: 0,
     embeddings: true,
+    embeddingsMode: "ok",
     requests: [],
     embeddingRequests: 0,
     aborted: 0,
@@ -70,7 +89,17 @@ export function startFakeAi(
       const body = await req.json().catch(() => ({}));
       if (url.pathname.endsWith("/embeddings")) {
         state.embeddingRequests++;
-        if (!state.embeddings) return Response.json({ error: { message: "no" } }, { status: 404 });
+        const mode = state.embeddings ? state.embeddingsMode : "missing";
+        if (mode === "missing") return Response.json({ error: { message: "no" } }, { status: 404 });
+        if (mode === "unsupported") {
+          return Response.json(
+            { error: { message: "This model does not support embeddings" } },
+            { status: 400 },
+          );
+        }
+        if (mode === "server_error") {
+          return Response.json({ error: { message: "embeddings exploded" } }, { status: 500 });
+        }
         if (state.mode === "unauthorized") {
           return Response.json({ error: { message: "bad key" } }, { status: 401 });
         }
@@ -98,6 +127,18 @@ export function startFakeAi(
       state.requests.push(record);
       if (state.mode === "unauthorized") {
         return Response.json({ error: { message: "Incorrect API key provided" } }, { status: 401 });
+      }
+      if (state.mode === "forbidden") {
+        return Response.json({ error: { message: "Key not allowed" } }, { status: 403 });
+      }
+      if (state.mode === "rate_limited") {
+        return Response.json({ error: { message: "Rate limit reached" } }, { status: 429 });
+      }
+      if (state.mode === "unknown_model") {
+        return Response.json(
+          { error: { message: `The model \`${body.model}\` does not exist` } },
+          { status: 404 },
+        );
       }
       if (state.mode === "server_error") {
         return Response.json({ error: { message: "upstream exploded" } }, { status: 500 });

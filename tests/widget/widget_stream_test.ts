@@ -240,7 +240,7 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
           assertEquals(names.at(-1), "error");
           assertOk(names.includes("delta"), "some text arrived before the failure");
           assertEquals(Object.keys(r.events.at(-1)!.data).sort(), ["code", "message"]);
-          assertEquals(r.events.at(-1)!.data.code, "provider_unavailable");
+          assertEquals(r.events.at(-1)!.data.code, "provider_unreachable");
           const snap = await snapshot(visitor, r.events[0]!.data.conversation_id);
           assertEquals(snap.body.messages.map((m: { role: string }) => m.role), ["visitor"]);
           assertEquals(snap.body.messages[0].content, "Break please");
@@ -251,13 +251,13 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
       },
     );
 
-    await t.step("an unreachable provider gives meta then error provider_unavailable", async () => {
+    await t.step("a refused key gives meta then error provider_key_refused", async () => {
       fake.mode = "unauthorized";
       try {
         const r = await postStream(s.url, KEY, { visitor_id: newVisitor(), message: "Hi" });
         assertEquals(r.events.map((e) => e.event), ["meta", "error"]);
-        assertEquals(r.events[1]!.data.code, "provider_unavailable");
-        assertMatch(r.events[1]!.data.message, /provider/i);
+        assertEquals(r.events[1]!.data.code, "provider_key_refused");
+        assertMatch(r.events[1]!.data.message, /isn't available right now/);
       } finally {
         fake.mode = "ok";
       }
