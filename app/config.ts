@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   baseUrl: string;
   databaseUrl: string | null;
+  /** Connections to DATABASE_URL's PostgreSQL (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize: number;
   redisUrl: string | null;
   /** Raw APP_KEY; embedded mode may leave it null and let the data dir provide one. */
   appKey: string | null;
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     hostname: env.HOST || "0.0.0.0",
     baseUrl: baseUrl.replace(/\/+$/, ""),
     databaseUrl,
+    databasePoolSize: parseIntRange("DATABASE_POOL_SIZE", env.DATABASE_POOL_SIZE, 10, 1, 200),
     redisUrl,
     appKey,
     dataDir: env.DATA_DIR || "./data",

@@ -2,7 +2,6 @@
  * The request handler: health probes, API docs, the tRPC door, raw routes
  * (SSE, static), then the REST door; one JSON log line per request.
  */
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppDeps } from "./deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
@@ -10,11 +9,17 @@ import { buildOpenApiDocument } from "../routers/openapi/document.ts";
 import { apiOperations } from "../routers/openapi/api_operations.ts";
 import { API_VERSION } from "../routers/system/status.ts";
 import { createRequestContext } from "../routers/context.ts";
+import { createTrpcDoor, TRPC_PREFIX } from "../routers/doors/trpc_door.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
 import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
-import { apiDocsResponse } from "../routers/doors/api_docs_page.ts";
+import { API_DOCS_HTML, apiDocsResponse } from "../routers/doors/api_docs_page.ts";
 import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
+import { pageCsp } from "../routers/doors/page_csp.ts";
+import { PROBE_TIMEOUT_MS } from "../db/database_watch.ts";
+import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.ts";
+import { errorResponse } from "../routers/doors/rest_door.ts";
+import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
@@ -47,6 +52,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       "no-cache",
     );
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
+  let docsCsp: Promise<string> | null = null;
+  const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
+  const guarded = deps.db.watch.guard;
+  const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
 
   async function route(
     req: Request,
@@ -62,26 +71,44 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     }
     if (path.startsWith("/api/docs") && (method === "GET" || method === "HEAD")) {
       const docs = await apiDocsResponse(req, path);
-      if (docs) return [docs, "/api/docs"];
+      if (docs) {
+        if (docs.headers.get("content-type")?.startsWith("text/html")) {
+          docs.headers.set(
+            "content-security-policy",
+            await (docsCsp ??= pageCsp(API_DOCS_HTML)),
+          );
+          docs.headers.set("referrer-policy", "strict-origin-when-cross-origin");
+        }
+        return [docs, "/api/docs"];
+      }
     }
-    if (path.startsWith("/trpc/")) {
-      const res = await fetchRequestHandler({
-        endpoint: "/trpc",
-        req,
-        router: appRouter,
-        createContext: () => createRequestContext(deps, req, ip),
-        onError: ({ error }) => {
-          if (error.code === "INTERNAL_SERVER_ERROR") onFault(error.cause ?? error);
-        },
-      });
-      return [res, "/trpc/{procedure}"];
+    if (path.startsWith(TRPC_PREFIX)) {
+      return [
+        await guarded(trpcDoor(req, path, ip), () => {
+          const { body, headers } = unavailable();
+          return trpcErrorResponse(503, body.message as string, req, path, headers);
+        }),
+        "/trpc/{procedure}",
+      ];
     }
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
-    if (raw) return [await raw.route.handle(req, raw.params, deps, ip), raw.route.template];
+    if (raw) {
+      const work = raw.route.handle(req, raw.params, deps, ip);
+      return [
+        await (raw.route.offline ? work : guarded(work, () => errorResponse(unavailable()))),
+        raw.route.template,
+      ];
+    }
     const found = table.lookup(method, path);
     if (found.kind === "match") {
       const ctx = createRequestContext(deps, req, ip);
-      return [await handleRest(found.match, search, ctx, onFault), found.match.route.template];
+      return [
+        await guarded(
+          handleRest(found.match, search, ctx, onFault),
+          () => errorResponse(unavailable(), ctx.response.headers),
+        ),
+        found.match.route.template,
+      ];
     }
     const allow = found.kind === "method" ? found.allow : [];
     if (mayBeRaw(path)) allow.push(...rawRouteMethods(path));
@@ -118,7 +145,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   // and an await on every request (docs/BENCHMARKS.md).
   async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
     if (draining) {
-      return jsonResponse(503, { message: "The server is shutting down." }, { "Retry-After": "1" });
+      return jsonResponse(503, { message: "The server is shutting down." }, {
+        "Retry-After": "1",
+        "x-content-type-options": "nosniff",
+      });
     }
     inFlight++;
     const started = performance.now();
@@ -139,6 +169,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     } finally {
       if (--inFlight === 0 && idle) idle();
     }
+    res = noSniff(res);
     deps.log.info("request", {
       method: req.method,
       route: template,
@@ -146,6 +177,18 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
     return res;
+  }
+}
+
+/** No response is ever sniffed into another type (a JSON echo rendered as HTML, …). */
+function noSniff(res: Response): Response {
+  try {
+    res.headers.set("x-content-type-options", "nosniff");
+    return res;
+  } catch { // immutable headers (a proxied or redirect response): copy once
+    const copy = new Response(res.body, res);
+    copy.headers.set("x-content-type-options", "nosniff");
+    return copy;
   }
 }
 
@@ -172,15 +215,23 @@ export function splitUrl(raw: string): [string, string] {
   return [path, q === -1 ? "" : raw.slice(q)];
 }
 
+/** Every check is bounded (PROBE_TIMEOUT_MS), so /readyz answers in under a second. */
 async function readiness(deps: AppDeps): Promise<Response> {
   const checks: Record<string, boolean> = {};
-  try {
-    await deps.sql`SELECT 1`;
-    checks.database = true;
-  } catch {
-    checks.database = false;
-  }
-  if (deps.config.redisUrl) checks.redis = await deps.kv.ping();
+  const [database, redis] = await Promise.all([
+    deps.db.watch.reachable(),
+    deps.config.redisUrl ? withinProbeTime(deps.kv.ping()) : Promise.resolve(null),
+  ]);
+  checks.database = database;
+  if (redis !== null) checks.redis = redis;
   const ok = Object.values(checks).every(Boolean);
   return jsonResponse(ok ? 200 : 503, { status: ok ? "ready" : "unavailable", checks });
+}
+
+function withinProbeTime(check: Promise<boolean>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    check.catch(() => false),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS)),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -14,6 +14,7 @@ import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
+import { encryptLegacyIdentitySecrets } from "../domain/auth/identity_secret.ts";
 import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
 
 export interface Services {
@@ -27,7 +28,11 @@ export async function openServices(config: Config, clock: () => Date = () => new
 > {
   const log = createLogger(config.logLevel);
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   try {
     const { applied, vector } = await migrate(db.sql);
     db.vector = vector;
@@ -47,14 +52,20 @@ export async function openServices(config: Config, clock: () => Date = () => new
       clock,
       vapid: await resolveVapidKeys(config.notifications, config.dataDir),
     };
-    await withStartupLock(db, async () => {
+    await withStartupLock(db, config.databasePoolSize, async () => {
+      const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });
+      if (encrypted) log.info("identity secrets encrypted at rest", { workspaces: encrypted });
       if (!config.seedFile) return;
       const raw = JSON.parse(await Deno.readTextFile(config.seedFile));
       const report = await applySeed({ sql: db.sql, appKey, now: clock() }, raw);
       log.info("seed applied", { file: config.seedFile, workspaces: report.workspaces.length });
     });
     const demo = config.demo
-      ? await withStartupLock(db, () => ensureDemo({ sql: db.sql, appKey, now: clock() }))
+      ? await withStartupLock(
+        db,
+        config.databasePoolSize,
+        () => ensureDemo({ sql: db.sql, appKey, now: clock() }),
+      )
       : null;
     return {
       deps,
@@ -79,14 +90,21 @@ const STARTUP_LOCK_ID = 7_241_003;
  * connection, so the seed's own transactions use the pool meanwhile. The
  * embedded database belongs to one process (locked in db/embedded.ts).
  */
-async function withStartupLock<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+async function withStartupLock<T>(
+  db: Database,
+  poolSize: number,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (db.embedded) return await fn();
-  const conn = await db.sql.reserve();
+  // With a pool of one, every query runs on that one connection, so the session
+  // lock is taken and released there; reserving it would leave none for `fn`.
+  const conn = poolSize > 1 ? await db.sql.reserve() : null;
+  const on = conn ?? db.sql;
   try {
-    await conn`SELECT pg_advisory_lock(${STARTUP_LOCK_ID})`;
+    await on`SELECT pg_advisory_lock(${STARTUP_LOCK_ID})`;
     return await fn();
   } finally {
-    await conn`SELECT pg_advisory_unlock(${STARTUP_LOCK_ID})`.catch(() => {});
-    conn.release();
+    await on`SELECT pg_advisory_unlock(${STARTUP_LOCK_ID})`.catch(() => {});
+    conn?.release();
   }
 }

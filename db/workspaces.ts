@@ -17,7 +17,8 @@ export interface WorkspaceRow {
   plan_id: number;
   portal_enabled: boolean;
   suspended: boolean;
-  identity_secret: string | null;
+  /** AES-GCM under APP_KEY (domain/auth/identity_secret.ts); never plain text. */
+  identity_secret_ciphertext: string | null;
   brand_name: string | null;
   brand_logo_url: string | null;
   created_at: Date;
@@ -66,17 +67,43 @@ export async function upsertWorkspace(
     planId: number;
     portalEnabled: boolean;
     suspended: boolean;
-    identitySecret: string | null;
+    identitySecretCiphertext: string | null;
   },
 ): Promise<WorkspaceRow> {
   const [row] = await sql<WorkspaceRow[]>`
-    INSERT INTO workspaces (name, slug, plan_id, portal_enabled, suspended, identity_secret)
-    VALUES (${w.name}, ${w.slug}, ${w.planId}, ${w.portalEnabled}, ${w.suspended}, ${w.identitySecret})
+    INSERT INTO workspaces
+      (name, slug, plan_id, portal_enabled, suspended, identity_secret_ciphertext)
+    VALUES (${w.name}, ${w.slug}, ${w.planId}, ${w.portalEnabled}, ${w.suspended},
+      ${w.identitySecretCiphertext})
     ON CONFLICT (slug) DO UPDATE SET name = EXCLUDED.name, plan_id = EXCLUDED.plan_id,
       portal_enabled = EXCLUDED.portal_enabled, suspended = EXCLUDED.suspended,
-      identity_secret = EXCLUDED.identity_secret
+      identity_secret_ciphertext = EXCLUDED.identity_secret_ciphertext
     RETURNING *`;
   return row!;
+}
+
+/** Identity secrets still in plain text from before they were encrypted at rest. */
+export async function listLegacyIdentitySecrets(
+  sql: Executor,
+): Promise<{ id: number; secret: string }[]> {
+  return await sql<{ id: number; secret: string }[]>`
+    SELECT id, legacy_identity_secret AS secret FROM workspaces
+    WHERE legacy_identity_secret IS NOT NULL ORDER BY id`;
+}
+
+/**
+ * Store the encrypted form of a legacy secret and empty the plain one, unless
+ * the plain one changed meanwhile (then the next start takes it).
+ */
+export async function replaceLegacyIdentitySecret(
+  sql: Executor,
+  id: number,
+  plain: string,
+  ciphertext: string,
+): Promise<void> {
+  await sql`
+    UPDATE workspaces SET identity_secret_ciphertext = ${ciphertext}, legacy_identity_secret = NULL
+    WHERE id = ${id} AND legacy_identity_secret = ${plain}`;
 }
 
 export async function setWorkspaceSuspended(

@@ -85,5 +85,15 @@ export class ProviderUnavailable extends DomainError {
 /** A capability the server was not configured for, e.g. push without VAPID keys (503). */
 export class NotConfigured extends DomainError {}
 
+/**
+ * A service the action needs (the database) cannot be reached right now; the
+ * same request can be retried after `retryAfter` seconds (503).
+ */
+export class Unavailable extends DomainError {
+  constructor(message: string, public readonly retryAfter: number) {
+    super(message);
+  }
+}
+
 /** The action failed on our side and nothing was saved, so a retry is safe (500). */
 export class ServerFault extends DomainError {}

@@ -13,12 +13,40 @@ export interface Counter {
 
 export type Unsubscribe = () => Promise<void>;
 
+/** The answer to `claim`. */
+export interface Claim {
+  /** Whether a slot was taken; false once spent and pending slots reach the limit. */
+  granted: boolean;
+  /** Milliseconds until the budget's window ends. */
+  resetMs: number;
+}
+
+/**
+ * How a claimed slot ends: `spent` keeps it counted (a failed login),
+ * `refunded` gives it back (nothing was decided), `cleared` gives it back and
+ * forgets every slot spent so far (a successful login).
+ */
+export type SlotOutcome = "spent" | "refunded" | "cleared";
+
 export interface Kv {
   /** Increment `key`, starting a window of `windowMs` on the first hit. */
   hit(key: string, windowMs: number): Promise<Counter>;
   /** Current count without incrementing (0 when absent). */
   peek(key: string): Promise<Counter>;
   del(key: string): Promise<void>;
+  /**
+   * A budget of `limit` slots per window, checked and taken in one atomic
+   * step: counting the slots still in flight too, so a burst of concurrent
+   * claims never gets more than `limit` between them. The window (`windowMs`)
+   * starts with the first claim.
+   */
+  claim(key: string, limit: number, windowMs: number): Promise<Claim>;
+  /**
+   * End a claimed slot. The slot that spends the last one restarts the window,
+   * so the budget stays exhausted `windowMs` from that moment; returns whether
+   * it is exhausted now.
+   */
+  settle(key: string, outcome: SlotOutcome, limit: number, windowMs: number): Promise<boolean>;
   /** Take a lock for `ttlMs`; false when someone else holds it. */
   acquire(key: string, ttlMs: number): Promise<boolean>;
   release(key: string): Promise<void>;

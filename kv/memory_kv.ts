@@ -1,14 +1,29 @@
 /** In-process Kv for a single instance without Redis. */
-import type { Counter, Kv, Unsubscribe } from "./kv.ts";
+import type { Claim, Counter, Kv, SlotOutcome, Unsubscribe } from "./kv.ts";
 
 interface Entry {
   count: number;
   expiresAt: number;
 }
 
+interface Budget {
+  spent: number;
+  pending: number;
+  expiresAt: number;
+}
+
 export function createMemoryKv(now: () => number = Date.now): Kv {
   const counters = new Map<string, Entry>();
   const locks = new Map<string, number>();
+  const budgets = new Map<string, Budget>();
+  const liveBudget = (key: string): Budget | undefined => {
+    const b = budgets.get(key);
+    if (b && b.expiresAt <= now()) {
+      budgets.delete(key);
+      return undefined;
+    }
+    return b;
+  };
   const channels = new Map<string, Set<(m: string) => void>>();
 
   const live = (key: string): Entry | undefined => {
@@ -24,6 +39,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     const t = now();
     for (const [k, e] of counters) if (e.expiresAt <= t) counters.delete(k);
     for (const [k, until] of locks) if (until <= t) locks.delete(k);
+    for (const [k, b] of budgets) if (b.expiresAt <= t) budgets.delete(k);
   }, 60_000);
   Deno.unrefTimer(sweep);
 
@@ -50,6 +66,31 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     del(key) {
       counters.delete(key);
       return Promise.resolve();
+    },
+    // One synchronous step each: nothing else runs between the check and the count.
+    claim(key, limit, windowMs): Promise<Claim> {
+      const t = now();
+      let b = liveBudget(key);
+      if (b && b.spent + b.pending >= limit) {
+        return Promise.resolve({ granted: false, resetMs: b.expiresAt - t });
+      }
+      if (!b) budgets.set(key, b = { spent: 0, pending: 0, expiresAt: t + windowMs });
+      b.pending++;
+      return Promise.resolve({ granted: true, resetMs: b.expiresAt - t });
+    },
+    settle(key, outcome: SlotOutcome, limit, windowMs): Promise<boolean> {
+      const t = now();
+      let b = liveBudget(key);
+      // The window ended while the slot was out: a spent slot opens a new one.
+      if (!b) budgets.set(key, b = { spent: 0, pending: 1, expiresAt: t + windowMs });
+      b.pending = Math.max(0, b.pending - 1);
+      if (outcome === "cleared") b.spent = 0;
+      if (outcome === "spent" && ++b.spent >= limit) {
+        b.expiresAt = t + windowMs;
+        return Promise.resolve(true);
+      }
+      if (b.spent === 0 && b.pending === 0) budgets.delete(key);
+      return Promise.resolve(false);
     },
     acquire(key, ttlMs) {
       const t = now();

@@ -1,6 +1,6 @@
 /** Redis-backed Kv: shared counters, locks and pub/sub across instances. */
 import { createClient } from "redis";
-import type { Counter, Kv, Unsubscribe } from "./kv.ts";
+import type { Claim, Counter, Kv, Unsubscribe } from "./kv.ts";
 
 // INCR and PEXPIRE in one step, so a crash between them cannot leave a counter
 // without expiry.
@@ -10,6 +10,42 @@ if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
+
+// A budget is a hash {s: spent, p: pending}; checking and taking a slot is
+// one script, so concurrent claims (on any instance) cannot all pass the check.
+const CLAIM_SCRIPT = `
+local s = tonumber(redis.call('HGET', KEYS[1], 's') or '0')
+local p = tonumber(redis.call('HGET', KEYS[1], 'p') or '0')
+if s + p >= tonumber(ARGV[1]) then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+  return {0, ttl}
+end
+redis.call('HINCRBY', KEYS[1], 'p', 1)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+return {1, ttl}`;
+
+// ARGV: outcome, limit, windowMs. Returns 1 when the budget is now exhausted.
+const SETTLE_SCRIPT = `
+local fresh = redis.call('EXISTS', KEYS[1]) == 0
+local p = redis.call('HINCRBY', KEYS[1], 'p', -1)
+if p < 0 then redis.call('HSET', KEYS[1], 'p', 0); p = 0 end
+local s = tonumber(redis.call('HGET', KEYS[1], 's') or '0')
+if ARGV[1] == 'cleared' then redis.call('HSET', KEYS[1], 's', 0); s = 0 end
+if ARGV[1] == 'spent' then
+  s = redis.call('HINCRBY', KEYS[1], 's', 1)
+  if s >= tonumber(ARGV[2]) then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    return 1
+  end
+end
+if s == 0 and p == 0 then
+  redis.call('DEL', KEYS[1])
+elseif fresh or redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 0`;
 
 export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv> {
   const client = createClient({ url });
@@ -42,6 +78,20 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     },
     async del(key) {
       await client.del(prefix + key);
+    },
+    async claim(key, limit, windowMs): Promise<Claim> {
+      const [granted, ttl] = await client.eval(CLAIM_SCRIPT, {
+        keys: [prefix + key],
+        arguments: [String(limit), String(windowMs)],
+      }) as [number, number];
+      return { granted: granted === 1, resetMs: ttl };
+    },
+    async settle(key, outcome, limit, windowMs) {
+      const exhausted = await client.eval(SETTLE_SCRIPT, {
+        keys: [prefix + key],
+        arguments: [outcome, String(limit), String(windowMs)],
+      });
+      return exhausted === 1;
     },
     async acquire(key, ttlMs) {
       const ok = await client.set(prefix + "lock:" + key, "1", { PX: ttlMs, NX: true } as never);

@@ -14,6 +14,8 @@ export interface RawRoute {
   pattern: (string | null)[];
   /** Route template for logs, e.g. `/widget/{key}/stream`. */
   template: string;
+  /** Answers without the database (static assets): no outage check needed. */
+  offline?: boolean;
   handle(req: Request, params: string[], deps: AppDeps, ip: string): Promise<Response>;
   /** Its entry in the OpenAPI document, for API routes (assets have none). */
   openapi?: DescribedOperation;

@@ -12,8 +12,13 @@ import { DomainError, Forbidden, Invalid } from "../domain/errors.ts";
 import type { RequestContext } from "./context.ts";
 import type { OperationMeta } from "./openapi/operation_meta.ts";
 import { enforceRateLimit, type RateLimitSpec } from "./guards/rate_limit.ts";
-import { rejectNulCharacters } from "./guards/nul_characters.ts";
-import { domainErrorStatus, trpcCodeForStatus, validationBody } from "./doors/http_errors.ts";
+import { rejectUnstorableInput } from "./guards/storable_input.ts";
+import {
+  domainCause,
+  domainErrorStatus,
+  trpcCodeForStatus,
+  validationBody,
+} from "./doors/http_errors.ts";
 import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
 
 export interface Meta {
@@ -28,18 +33,24 @@ export interface Meta {
    * security and its 401/403 from it.
    */
   auth?: Ability;
+  /** Largest request body this route reads, where it needs more than DEFAULT_BODY_LIMIT. */
+  maxBodyBytes?: number;
 }
 
 const t = initTRPC.meta<Meta>().context<RequestContext>().create({
   isDev: false,
   // The /trpc door speaks tRPC's envelope, but with our message and field
   // errors and never a stack trace.
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = error.cause;
     const status = cause instanceof DomainError ? domainErrorStatus(cause) : shape.data.httpStatus;
     const validation = validationBody(error);
     const message = validation?.message ??
-      (status >= 500 && !(cause instanceof DomainError) ? "Server error." : shape.message);
+      (cause instanceof SyntaxError
+        ? malformedInputMessage(ctx?.req.method)
+        : status >= 500 && !(cause instanceof DomainError)
+        ? "Server error."
+        : shape.message);
     const errors = validation?.errors ?? (cause instanceof Invalid ? cause.errors : undefined);
     return {
       message,
@@ -54,6 +65,16 @@ const t = initTRPC.meta<Meta>().context<RequestContext>().create({
   },
 });
 
+/**
+ * Our sentence for input tRPC could not parse, never the JSON parser's own
+ * text (which echoes the input back): the REST door says the same.
+ */
+function malformedInputMessage(method: string | undefined): string {
+  return method === "GET"
+    ? "The input query parameter is not valid JSON."
+    : "The request body is not valid JSON.";
+}
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
@@ -67,8 +88,8 @@ export const createCallerFactory = t.createCallerFactory;
 const domainErrors = skipOnRestDoor(
   t.middleware(async ({ next }) => {
     const result = await next();
-    if (!result.ok && result.error.cause instanceof DomainError) {
-      const cause = result.error.cause;
+    const cause = result.ok ? null : domainCause(result.error);
+    if (!result.ok && cause) {
       throw new TRPCError({
         code: trpcCodeForStatus(domainErrorStatus(cause)) as TRPC_ERROR_CODE_KEY,
         message: cause.message,
@@ -104,18 +125,22 @@ const absentInputAsObject = skipOnRestDoor(
   () => true, // the REST door always passes an object
 );
 
-/** A NUL in any input string is a 422 here, not a database fault (a 500) later. */
-const noNulCharacters = checkOnRestDoor(
+/**
+ * Text the database cannot store as sent (a NUL, a lone surrogate) and
+ * objects nested past the bound are a 422 here, not a database fault (a 500)
+ * later: guards/storable_input.ts.
+ */
+const storableInput = checkOnRestDoor(
   t.middleware(async ({ getRawInput, next }) => {
-    rejectNulCharacters(await getRawInput());
+    rejectUnstorableInput(await getRawInput());
     return next();
   }),
-  (_ctx, rawInput) => rejectNulCharacters(rawInput),
+  (_ctx, rawInput) => rejectUnstorableInput(rawInput),
 );
 
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);
 
-export const publicProcedure = base.use(rateLimited).use(noNulCharacters);
+export const publicProcedure = base.use(rateLimited).use(storableInput);
 
 /** Procedures that need a bearer token with `ability`; role permission from meta. */
 export function authedProcedure(ability: Ability) {
@@ -131,7 +156,7 @@ export function authedProcedure(ability: Ability) {
       throw new Forbidden(`Your role does not have the ${meta.permission} permission.`);
     }
     return next({ ctx: { ...ctx, auth } });
-  }).use(rateLimited).use(noNulCharacters).meta({ auth: ability });
+  }).use(rateLimited).use(storableInput).meta({ auth: ability });
 }
 
 export const apiProcedure = authedProcedure("api");

@@ -23,6 +23,8 @@ export function widgetScript(): Promise<StaticAsset> {
       makeAsset(text, "text/javascript; charset=utf-8", SCRIPT_CACHE, {
         "access-control-allow-origin": "*",
         "cross-origin-resource-policy": "cross-origin",
+        // Opened directly, the script is inert: it may load and run nothing.
+        "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
       })
     )
     .catch((err) => {
@@ -54,12 +56,14 @@ export const widgetAssetRoutes: RawRoute[] = [
     method: "GET",
     pattern: ["widget.js"],
     template: "/widget.js",
+    offline: true,
     handle: async (req) => serveAsset(req, await widgetScript()),
   },
   {
     method: "GET",
     pattern: ["demo"],
     template: "/demo",
+    offline: true,
     handle: async (req, _params, deps) =>
       serveAsset(req, await demoAsset(deps.config.baseUrl, demoKey(new URL(req.url)))),
   },

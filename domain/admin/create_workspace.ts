@@ -30,7 +30,7 @@ export async function createWorkspace(
     planId: plan.id,
     portalEnabled: input.portalEnabled,
     suspended: false,
-    identitySecret: null,
+    identitySecretCiphertext: null,
   });
   return {
     id: ws.id,

@@ -13,12 +13,7 @@ import { findWorkspace, type WorkspaceRow } from "../../db/workspaces.ts";
 import { Forbidden, Unauthenticated } from "../errors.ts";
 import { verifyPassword } from "./passwords.ts";
 import { type IssuedToken, issueToken } from "./tokens.ts";
-import {
-  assertNotLockedOut,
-  clearLoginFailures,
-  type LockoutPolicy,
-  recordLoginFailure,
-} from "./login_lockout.ts";
+import { beginLoginAttempt, type LockoutPolicy } from "./login_lockout.ts";
 
 export const LOGIN_REFUSED_MESSAGE = "These credentials do not match our records.";
 
@@ -53,19 +48,29 @@ export async function login(
   attempt: { email: string; password: string; ip: string; now: Date },
 ): Promise<LoginResult> {
   const email = attempt.email.trim().toLowerCase();
-  await assertNotLockedOut(deps.kv, email, attempt.ip);
-  const user = await findUserByEmail(deps.sql, email);
-  const ok = await verifyPassword(attempt.password, user?.password_hash ?? null);
-  if (!user || !ok) {
+  // Admitted (and counted) atomically before the password is evaluated.
+  const counted = await beginLoginAttempt(deps.kv, deps.lockout, email, attempt.ip);
+  let user: UserRow | null;
+  let workspace: WorkspaceRow | null;
+  try {
+    user = await findUserByEmail(deps.sql, email);
+    const ok = await verifyPassword(attempt.password, user?.password_hash ?? null);
     // The failure that reaches the threshold still answers 401; the next gets 429.
-    await recordLoginFailure(deps.kv, deps.lockout, email, attempt.ip);
-    throw new Unauthenticated(LOGIN_REFUSED_MESSAGE);
+    if (!user || !ok) {
+      await counted.failed();
+      throw new Unauthenticated(LOGIN_REFUSED_MESSAGE);
+    }
+    workspace = await findWorkspace(deps.sql, user.workspace_id);
+  } catch (err) {
+    await counted.abandoned(); // a fault decided nothing; a no-op once failed
+    throw err;
   }
-  const workspace = await findWorkspace(deps.sql, user.workspace_id);
   if (!workspace || workspace.suspended || user.suspended || !surface.eligible(user, workspace)) {
+    // The right password for an account that may not sign in here: neither counted nor cleared.
+    await counted.abandoned();
     throw new Forbidden(LOGIN_REFUSED_MESSAGE);
   }
-  await clearLoginFailures(deps.kv, email, attempt.ip);
+  await counted.succeeded();
   const token = await issueToken(deps.sql, {
     workspaceId: workspace.id,
     userId: user.id,

@@ -15,6 +15,7 @@ import * as canned from "../../db/canned_replies.ts";
 import * as knowledge from "../../db/knowledge.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { decryptText, encryptText, randomSecret, sha256Hex } from "../auth/secrets.ts";
+import { sealIdentitySecret } from "../auth/identity_secret.ts";
 import { TOKEN_LIFETIME_MS } from "../auth/tokens.ts";
 import { trainSource } from "../knowledge/train_source.ts";
 import { Invalid } from "../errors.ts";
@@ -72,13 +73,18 @@ async function seedWorkspace(
 ): Promise<{ workspaceId: number; toTrain: { sourceId: number; language: string }[] }> {
   const plan = await plans.findPlanByCode(tx, ws.plan);
   if (!plan) throw Invalid.field("plan", `Unknown plan "${ws.plan}" for workspace ${ws.slug}.`);
+  const before = await plans.findWorkspaceBySlug(tx, ws.slug);
   const workspace = await plans.upsertWorkspace(tx, {
     name: ws.name,
     slug: ws.slug,
     planId: plan.id,
     portalEnabled: ws.portal_enabled,
     suspended: ws.suspended,
-    identitySecret: ws.identity_secret ?? null,
+    identitySecretCiphertext: await sealIdentitySecret(
+      deps.appKey,
+      ws.identity_secret ?? null,
+      before?.identity_secret_ciphertext ?? null,
+    ),
   });
   const wid = workspace.id;
   const userIds = new Map<string, number>();

@@ -18,6 +18,7 @@ import {
 } from "../conversations/start_visitor_turn.ts";
 import { Conflict } from "../errors.ts";
 import { verifyIdentity } from "./verify_identity.ts";
+import { openIdentitySecret } from "../auth/identity_secret.ts";
 
 export interface StreamTurnInput {
   visitorId: string;
@@ -51,7 +52,7 @@ export async function openStreamTurn(
     const workspace = await findWorkspace(deps.sql, bot.workspace_id);
     const who = await verifyIdentity(
       input.identity,
-      workspace?.identity_secret ?? null,
+      await openIdentitySecret(deps.appKey, workspace),
       deps.clock(),
     );
     visitor = {

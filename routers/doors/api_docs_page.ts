@@ -15,7 +15,8 @@
 import swaggerUiDir from "swagger-ui-dist/absolute-path.js";
 import { makeAsset, serveAsset, type StaticAsset } from "./static_files.ts";
 
-const PAGE = `<!doctype html>
+/** The reference page: no inline script or style, so a strict CSP fits it. */
+export const API_DOCS_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -95,7 +96,7 @@ function asset(name: string): Promise<StaticAsset> | null {
 /** The answer for GET/HEAD of /api/docs or /api/docs/<file>, or null when no such file. */
 export async function apiDocsResponse(req: Request, path: string): Promise<Response | null> {
   if (path === "/api/docs" || path === "/api/docs/") {
-    const page = assets.get("") ?? makeAsset(PAGE, "text/html; charset=utf-8", "no-cache");
+    const page = assets.get("") ?? makeAsset(API_DOCS_HTML, "text/html; charset=utf-8", "no-cache");
     assets.set("", page);
     return serveAsset(req, await page);
   }

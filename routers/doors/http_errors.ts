@@ -15,7 +15,9 @@ import {
   QuotaExceeded,
   ServerFault,
   Unauthenticated,
+  Unavailable,
 } from "../../domain/errors.ts";
+import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import type { FieldErrors } from "../../domain/errors.ts";
 
 export interface ErrorReply {
@@ -32,7 +34,7 @@ export function domainErrorStatus(err: DomainError): number {
   if (err instanceof Invalid) return 422;
   if (err instanceof QuotaExceeded) return 429;
   if (err instanceof ProviderUnavailable) return 502;
-  if (err instanceof NotConfigured) return 503;
+  if (err instanceof NotConfigured || err instanceof Unavailable) return 503;
   if (err instanceof ServerFault) return 500;
   return 500;
 }
@@ -43,6 +45,7 @@ const CODES: Record<number, string> = {
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
   422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
   502: "BAD_GATEWAY",
@@ -141,14 +144,28 @@ export function summarize(errors: FieldErrors): string {
   return more > 0 ? `${all[0]} (and ${more} more error${more > 1 ? "s" : ""})` : all[0]!;
 }
 
-/** Find a DomainError in a TRPCError's cause chain. */
-function domainCause(err: unknown): DomainError | null {
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The service is temporarily unavailable (its database cannot be reached). Please retry shortly.";
+
+/** The 503 every door answers while the database cannot be reached. */
+export function databaseUnavailable(): Unavailable {
+  return new Unavailable(DATABASE_UNAVAILABLE_MESSAGE, DATABASE_RETRY_AFTER_SECONDS);
+}
+
+/**
+ * Find a DomainError in a TRPCError's cause chain; a failure to reach the
+ * database reads as Unavailable (503), since a retry will succeed.
+ */
+export function domainCause(err: unknown): DomainError | null {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
     if (cur instanceof DomainError) return cur;
     cur = (cur as { cause?: unknown }).cause;
   }
-  return null;
+  return isDatabaseUnreachable(err) ? databaseUnavailable() : null;
 }
 
 /** Map any thrown value to the wire. `onFault` receives unexpected errors for the log. */
@@ -164,7 +181,10 @@ export function toErrorReply(err: unknown, onFault: (err: unknown) => void): Err
     }
     if (domain instanceof ProviderUnavailable) Object.assign(body, domain.extra);
     const headers: Record<string, string> = {};
-    if (domain instanceof QuotaExceeded && domain.retryAfter !== null) {
+    if (
+      (domain instanceof QuotaExceeded || domain instanceof Unavailable) &&
+      domain.retryAfter !== null
+    ) {
       headers["Retry-After"] = String(domain.retryAfter);
     }
     return { status, body, headers };

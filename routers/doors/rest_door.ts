@@ -7,6 +7,7 @@
 import type { AnyRouter } from "@trpc/server";
 import type { RequestContext } from "../context.ts";
 import { type ErrorReply, toErrorReply } from "./http_errors.ts";
+import { BodyTooLarge, DEFAULT_BODY_LIMIT, readBodyText } from "./request_body.ts";
 import {
   type CompiledProcedure,
   compileProcedure,
@@ -110,9 +111,9 @@ function matchSegments(route: Route, parts: string[]): Record<string, string> | 
 
 export class BadRequest extends Error {}
 
-async function readBody(req: Request): Promise<Record<string, unknown>> {
+async function readBody(req: Request, limit: number): Promise<Record<string, unknown>> {
   if (req.method === "GET" || req.method === "HEAD") return {};
-  const text = await req.text();
+  const text = await readBodyText(req, limit);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -165,7 +166,9 @@ export async function handleRest(
   const { route, params } = match;
   try {
     const method = ctx.req.method;
-    const body = method === "GET" || method === "HEAD" ? null : await readBody(ctx.req);
+    const body = method === "GET" || method === "HEAD"
+      ? null
+      : await readBody(ctx.req, route.proc.meta?.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
     const input = { ...queryObject(search), ...body, ...params };
     const output = await invokeProcedure(route.proc, ctx, input);
     const status = ctx.response.status ?? 200;
@@ -180,6 +183,9 @@ export async function handleRest(
     headers.set("content-type", JSON_TYPE);
     return new Response(JSON.stringify(output), { status, headers });
   } catch (err) {
+    if (err instanceof BodyTooLarge) {
+      return jsonResponse(413, { message: err.message }, ctx.response.headers);
+    }
     if (err instanceof BadRequest) {
       return jsonResponse(400, { message: err.message }, ctx.response.headers);
     }

@@ -89,7 +89,7 @@ export const ERROR_RESPONSE_NAMES: Record<number, string> = {
   429: "TooManyRequests",
   500: "ServerError",
   502: "ProviderFailed",
-  503: "NotConfigured",
+  503: "Unavailable",
 };
 
 export const RESPONSES: Record<string, unknown> = {
@@ -155,9 +155,10 @@ export const RESPONSES: Record<string, unknown> = {
       },
     },
   },
-  NotConfigured: errorResponse(
-    "A capability this server was not configured for.",
-    "Push notifications are not configured on this server.",
+  Unavailable: errorResponse(
+    "The database is unreachable (retry after `Retry-After` seconds), the server is shutting " +
+      "down, or a capability this server was not configured for (push without VAPID keys).",
+    "The service is temporarily unavailable. Please retry shortly.",
   ),
 };
 

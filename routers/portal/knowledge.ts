@@ -1,5 +1,6 @@
 /** GET/POST /api/portal/chatbots/{key}/knowledge and DELETE …/knowledge/{source}. */
 import { z } from "zod";
+import { KNOWLEDGE_BODY_LIMIT } from "../doors/request_body.ts";
 import { chars } from "../schemas/text.ts";
 import { portalProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
@@ -55,6 +56,7 @@ export const createKnowledge = portalProcedure
       },
     },
     permission: "manage-content",
+    maxBodyBytes: KNOWLEDGE_BODY_LIMIT,
   })
   .input(z.object({
     key,

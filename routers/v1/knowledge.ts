@@ -1,5 +1,6 @@
 /** POST /api/v1/chatbots/{key}/knowledge: add a text or Q&A source, trained in the request. */
 import { z } from "zod";
+import { KNOWLEDGE_BODY_LIMIT } from "../doors/request_body.ts";
 import { apiProcedure } from "../trpc.ts";
 import { chars } from "../schemas/text.ts";
 import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
@@ -31,6 +32,7 @@ export const addKnowledge = apiProcedure
       },
     },
     permission: "manage-content",
+    maxBodyBytes: KNOWLEDGE_BODY_LIMIT,
   })
   .input(
     z.object({

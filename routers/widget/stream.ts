@@ -13,14 +13,15 @@ import {
   ProviderUnavailable,
   QuotaExceeded,
 } from "../../domain/errors.ts";
-import { readCapped } from "../../domain/io/read_capped.ts";
 import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
 import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
-import { rejectNulCharacters } from "../guards/nul_characters.ts";
+import { rejectUnstorableInput } from "../guards/storable_input.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
+import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
+import { BodyTooLarge, readBodyText } from "../doors/request_body.ts";
 import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 import { atMostChars } from "../schemas/text.ts";
 
@@ -80,6 +81,7 @@ const VISITOR_ERRORS = {
   provider_error: "The assistant couldn't answer just now. Please try again in a moment.",
   provider_rate_limited: "The assistant is busy right now. Please try again in a minute.",
   quota_exceeded: "The assistant isn't available right now. Please try again later.",
+  unavailable: "We're having trouble on our side. Please try again in a moment.",
   internal: "Something went wrong on our side. Please try again.",
 } as const;
 
@@ -94,8 +96,10 @@ const CODE_OF_KIND: Record<ProviderFailureKind, StreamErrorCode> = {
   rate_limited: "provider_rate_limited",
 };
 
+type Answer = Awaited<ReturnType<typeof answerTurn>>;
+
 /** Largest body read: the fields' own limits add up to well under this. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const STREAM_MAX_BODY_BYTES = 64 * 1024;
 
 class BadBody extends Error {
   constructor(message: string, readonly status = 400) {
@@ -103,19 +107,14 @@ class BadBody extends Error {
   }
 }
 
-/** The body as text, refusing (413) anything larger than MAX_BODY_BYTES without buffering it. */
-async function readText(req: Request): Promise<string> {
-  if (Number(req.headers.get("content-length") ?? 0) > MAX_BODY_BYTES || !req.body) {
-    if (req.body) throw new BadBody("The request body is too large.", 413);
-    return "";
-  }
-  const bytes = await readCapped(req.body, MAX_BODY_BYTES);
-  if (bytes === null) throw new BadBody("The request body is too large.", 413);
-  return new TextDecoder().decode(bytes);
-}
-
 async function readJson(req: Request): Promise<Record<string, unknown>> {
-  const text = await readText(req);
+  let text: string;
+  try {
+    text = await readBodyText(req, STREAM_MAX_BODY_BYTES);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) throw new BadBody(err.message, 413);
+    throw err;
+  }
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
@@ -140,9 +139,9 @@ export async function handleStream(
   try {
     await enforceRateLimit(deps.kv, STREAM_RATE_LIMIT, ip, headers);
     const body = await readJson(req);
+    rejectUnstorableInput(body);
     const parsed = streamInput.safeParse({ ...body, key });
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
-    rejectNulCharacters(parsed.data);
     const input = parsed.data;
     const { bot, providerCiphertext, quotaHeadroom } = await loadWidgetBotForReply(
       deps.sql,
@@ -174,10 +173,18 @@ export async function handleStream(
         status: turn.conversation.status,
       });
       try {
-        const answer = await answerTurn(deps, bot, turn, {
-          onDelta: (delta) => out.send("delta", { delta }),
-          signal,
-        });
+        // Bounded like a request: a database that stops answering ends the stream.
+        const answer = await deps.db.watch.guard<Answer | null>(
+          answerTurn(deps, bot, turn, {
+            onDelta: (delta) => out.send("delta", { delta }),
+            signal,
+          }),
+          () => null,
+        );
+        if (answer === null) {
+          out.send("error", { message: VISITOR_ERRORS.unavailable, code: "unavailable" });
+          return;
+        }
         out.send(
           "done",
           answer.source === "ai"
@@ -204,6 +211,7 @@ function streamError(
   let code: StreamErrorCode = "internal";
   if (err instanceof ProviderUnavailable) code = CODE_OF_KIND[err.kind];
   else if (err instanceof QuotaExceeded) code = "quota_exceeded";
+  else if (isDatabaseUnreachable(err)) code = "unavailable";
   if (code === "internal") onFault(err);
   else deps.log.warn("widget reply failed", { bot: botKey, code, cause: (err as Error).message });
   return { message: VISITOR_ERRORS[code], code };

@@ -55,6 +55,49 @@ for (const impl of implementations) {
           assertEquals((await kv.peek("c3")).count, 0);
         });
 
+        await t.step(
+          "claims are checked and taken atomically, in flight ones included",
+          async () => {
+            const claims = await Promise.all(
+              Array.from({ length: 20 }, () => kv.claim("b1", 5, 10_000)),
+            );
+            assertEquals(claims.filter((c) => c.granted).length, 5);
+            const refused = claims.find((c) => !c.granted)!;
+            assertOk(
+              refused.resetMs > 0 && refused.resetMs <= 10_000,
+              `resetMs ${refused.resetMs}`,
+            );
+            // Refunding two in-flight slots lets two more through, no more.
+            await kv.settle("b1", "refunded", 5, 10_000);
+            await kv.settle("b1", "refunded", 5, 10_000);
+            const more = await Promise.all([1, 2, 3].map(() => kv.claim("b1", 5, 10_000)));
+            assertEquals(more.filter((c) => c.granted).length, 2);
+          },
+        );
+
+        await t.step(
+          "spending the last slot exhausts the budget; clearing forgets spent ones",
+          async () => {
+            for (let i = 0; i < 2; i++) {
+              assertOk((await kv.claim("b2", 3, 10_000)).granted);
+              assertEquals(await kv.settle("b2", "spent", 3, 10_000), false);
+            }
+            assertOk((await kv.claim("b2", 3, 10_000)).granted);
+            assertOk((await kv.claim("b2", 3, 10_000)).granted === false);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted);
+            await kv.settle("b3", "cleared", 3, 10_000);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted);
+            await kv.settle("b3", "spent", 3, 10_000);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted);
+            assertEquals(await kv.settle("b3", "spent", 3, 10_000), false);
+            assertEquals(await kv.settle("b3", "spent", 3, 200), true);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted === false);
+            await sleep(300);
+            assertOk((await kv.claim("b3", 3, 10_000)).granted, "the exhausted window ends");
+          },
+        );
+
         await t.step("a lock is exclusive until released or expired", async () => {
           assertEquals(await kv.acquire("l1", 10_000), true);
           assertEquals(await kv.acquire("l1", 10_000), false);

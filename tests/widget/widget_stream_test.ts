@@ -151,7 +151,7 @@ Deno.test("widget stream", serverTestOptions, async (t) => {
         meta: { blob: "x".repeat(70_000) },
       });
       assertEquals(huge.status, 413);
-      assertEquals(huge.json.message, "The request body is too large.");
+      assertMatch(huge.json.message, /^The request body is too large/);
     });
 
     await t.step(

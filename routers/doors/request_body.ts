@@ -1,0 +1,44 @@
+/**
+ * The one request-body reader of every door (REST, /trpc, the widget
+ * stream): a declared Content-Length over the route's limit is refused before
+ * a byte is read, and a body without one is read incrementally and refused as
+ * soon as it passes the limit, so no door ever buffers more than its limit.
+ * Limits: DEFAULT_BODY_LIMIT, or a procedure's `meta.maxBodyBytes` where a
+ * route needs more (knowledge content); docs/errors.md lists them.
+ */
+import { readCapped } from "../../domain/io/read_capped.ts";
+
+/** 1 MiB: every route's fields add up to far less, except those that declare more. */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+/**
+ * Knowledge content is up to 1,000,000 characters; one character is up to 4
+ * bytes of UTF-8, plus the other fields and JSON's quoting.
+ */
+export const KNOWLEDGE_BODY_LIMIT = 4_194_304 + 65_536;
+
+/** The body was larger than the route accepts (413). */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `The request body is too large: this route accepts at most ${
+        limit.toLocaleString("en-US")
+      } bytes.`,
+    );
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** The body as text ("" when there is none); throws BodyTooLarge past `limit` bytes. */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  if (!req.body) return "";
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) {
+    await req.body.cancel().catch(() => {});
+    throw new BodyTooLarge(limit);
+  }
+  const bytes = await readCapped(req.body, limit);
+  if (bytes === null) throw new BodyTooLarge(limit);
+  return decoder.decode(bytes);
+}
