@@ -8,7 +8,8 @@ import type { RawRoute } from "../routers/raw_routes.ts";
 import type { Config as AppConfig } from "../app/config.ts";
 import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
 import { bundleBrowserScript } from "../widget/bundle.ts";
-import { INBOX_CSP, inboxPage } from "./page.ts";
+import { pageCsp } from "../routers/doors/page_csp.ts";
+import { inboxPage } from "./page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
 const WORKER = new URL("./src/sw.ts", import.meta.url);
@@ -53,18 +54,15 @@ function page(config: AppConfig): Promise<StaticAsset> {
   const key = realtimeKey(config);
   let p = pages.get(String(key));
   if (!p) {
-    p = inboxAssets().then(({ script, styles }) =>
-      makeAsset(
-        inboxPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16)),
-        "text/html; charset=utf-8",
-        "no-cache",
-        {
-          "content-security-policy": INBOX_CSP,
-          "referrer-policy": "same-origin",
-          "x-frame-options": "DENY",
-        },
-      )
-    );
+    p = inboxAssets().then(async ({ script, styles }) => {
+      const html = inboxPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
+      return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
+        // The house policy for our pages; the inbox has nothing inline, so it is the strictest.
+        "content-security-policy": await pageCsp(html),
+        "referrer-policy": "same-origin",
+        "x-frame-options": "DENY",
+      });
+    });
     p.catch(() => pages.delete(String(key)));
     pages.set(String(key), p);
   }
@@ -76,24 +74,28 @@ export const inboxAssetRoutes: RawRoute[] = [
     method: "GET",
     pattern: ["inbox"],
     template: "/inbox",
+    offline: true,
     handle: async (req, _params, deps) => serveAsset(req, await page(deps.config)),
   },
   {
     method: "GET",
     pattern: ["inbox", "app.js"],
     template: "/inbox/app.js",
+    offline: true,
     handle: async (req) => serveAsset(req, (await inboxAssets()).script),
   },
   {
     method: "GET",
     pattern: ["inbox", "app.css"],
     template: "/inbox/app.css",
+    offline: true,
     handle: async (req) => serveAsset(req, (await inboxAssets()).styles),
   },
   {
     method: "GET",
     pattern: ["inbox", "sw.js"],
     template: "/inbox/sw.js",
+    offline: true,
     handle: async (req) => serveAsset(req, (await inboxAssets()).worker),
   },
 ];

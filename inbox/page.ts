@@ -30,13 +30,3 @@ ${key}<title>Inbox · Parley</title>
 </html>
 `;
 }
-
-/** The page's policy: only its own origin (which covers its own socket). */
-export const INBOX_CSP = [
-  "default-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join("; ");

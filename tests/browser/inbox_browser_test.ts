@@ -116,7 +116,9 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       async () => {
         const res = await fetch(`${s.url}/inbox`);
         const html = await res.text();
-        assertOk(res.headers.get("content-security-policy")!.startsWith("default-src 'self'"));
+        const csp = res.headers.get("content-security-policy")!;
+        assertOk(csp.includes("script-src 'self';") && csp.includes("style-src 'self';"), csp);
+        assertOk(!csp.includes("unsafe") && !csp.includes("sha256"), "nothing inline allowed");
         assertOk(!/<script>|<style|style=/.test(html), "no inline script or style");
         const js = await fetch(`${s.url}/inbox/app.js`);
         assertEquals(js.headers.get("content-type"), "text/javascript; charset=utf-8");
