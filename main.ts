@@ -7,6 +7,7 @@ import { openServices } from "./app/services.ts";
 import { createHttpApp } from "./app/http_app.ts";
 import { startWorkers } from "./app/workers.ts";
 import { describeError } from "./app/logger.ts";
+import { startRealtimeFeed } from "./domain/realtime/realtime_feed.ts";
 import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
 import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
 import { anyProviderKeyStored } from "./db/provider_keys.ts";
@@ -15,6 +16,7 @@ export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
   const services = await openServices(config);
   const workers = startWorkers(services.deps);
+  const stopFeed = await startRealtimeFeed(services.deps);
   const handler = createHttpApp(services.deps);
   const server = Deno.serve({
     port: config.port,
@@ -29,8 +31,11 @@ export async function startServer(env?: Record<string, string | undefined>) {
   const shutdown = () =>
     closing ??= (async () => {
       await handler.drain(); // in-flight requests finish, uploads included
+      // Open sockets would keep the server from shutting down; clients reconnect elsewhere.
+      await services.deps.realtime.stop();
       await server.shutdown(); // stops accepting, lets in-flight requests finish
       await Promise.all(workers.map((w) => w.stop()));
+      await stopFeed();
       await services.close();
     })();
   return { server, port, services, shutdown };

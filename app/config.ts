@@ -36,6 +36,12 @@ export interface Config {
   hostname: string;
   /** Key prefix in Redis, so several deployments (or test runs) can share one server. */
   redisPrefix: string;
+  /** Public Pusher app key: sockets connect to `/app/{key}` (REALTIME_KEY). */
+  realtimeKey: string;
+  /** Signing secret of channel subscriptions (REALTIME_SECRET); null: derived from APP_KEY. */
+  realtimeSecret: string | null;
+  /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
+  realtimeActivityTimeout: number;
   /** Notifications (docs/notifications.md). */
   notifications: NotificationConfig;
 }
@@ -141,6 +147,20 @@ function parseAiTimeout(raw: string | undefined): number {
   return ms;
 }
 
+function parseRealtimeKey(raw: string | undefined): string {
+  if (raw === undefined || raw === "") return "parley";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`REALTIME_KEY must be 1-64 letters, digits, _ or -, got "${raw}"`);
+  }
+  return raw;
+}
+
+function parseRealtimeSecret(raw: string | undefined): string | null {
+  if (raw === undefined || raw === "") return null;
+  if (raw.length < 16) throw new ConfigError("REALTIME_SECRET must be at least 16 characters");
+  return raw;
+}
+
 export function loadConfig(env: Env = Deno.env.toObject()): Config {
   const port = parsePort(env);
   const databaseUrl = parseUrl("DATABASE_URL", env.DATABASE_URL, ["postgres:", "postgresql:"]);
@@ -196,6 +216,15 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
     ),
     workerConcurrency: concurrency,
     redisPrefix: env.REDIS_PREFIX || "parley:",
+    realtimeKey: parseRealtimeKey(env.REALTIME_KEY),
+    realtimeSecret: parseRealtimeSecret(env.REALTIME_SECRET),
+    realtimeActivityTimeout: parseIntRange(
+      "REALTIME_ACTIVITY_TIMEOUT",
+      env.REALTIME_ACTIVITY_TIMEOUT,
+      120,
+      1,
+      600,
+    ),
     notifications: parseNotifications(env, databaseUrl === null),
   };
 }

@@ -21,6 +21,7 @@ import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.
 import { errorResponse } from "../routers/doors/rest_door.ts";
 import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
+import { SOCKET_TEMPLATE, socketDoor } from "../routers/doors/socket_door.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
@@ -90,6 +91,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
         }),
         "/trpc/{procedure}",
       ];
+    }
+    if (path.startsWith("/app/")) {
+      const socket = socketDoor(deps, req, path, search);
+      if (socket) return [socket, SOCKET_TEMPLATE];
     }
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
     if (raw) {

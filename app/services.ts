@@ -13,6 +13,8 @@ import { migrate } from "../db/migrate.ts";
 import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
+import { SocketHub } from "../domain/realtime/socket_hub.ts";
+import { deriveRealtimeSecret } from "../domain/realtime/pusher_signature.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
 import { encryptLegacyIdentitySecrets } from "../domain/auth/identity_secret.ts";
 import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
@@ -33,6 +35,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
+  let realtime: SocketHub | null = null;
   try {
     const { applied, vector } = await migrate(db.sql);
     db.vector = vector;
@@ -40,7 +43,19 @@ export async function openServices(config: Config, clock: () => Date = () => new
     const kv = config.redisUrl
       ? await createRedisKv(config.redisUrl, config.redisPrefix)
       : createMemoryKv();
-    const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
+    const rawAppKey = await resolveAppKey(config.appKey, config.dataDir);
+    const appKey = await importAppKey(rawAppKey);
+    realtime = new SocketHub({
+      creds: {
+        key: config.realtimeKey,
+        secret: config.realtimeSecret ?? deriveRealtimeSecret(rawAppKey),
+      },
+      activityTimeout: config.realtimeActivityTimeout,
+      // With Redis, client events and presence are shared by every instance.
+      kv: config.redisUrl ? kv : null,
+      log,
+    });
+    await realtime.start();
     const deps: AppDeps = {
       config,
       db,
@@ -50,6 +65,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       bus: createEventBus(kv),
       appKey,
       clock,
+      realtime,
       vapid: await resolveVapidKeys(config.notifications, config.dataDir),
     };
     await withStartupLock(db, config.databasePoolSize, async () => {
@@ -71,11 +87,13 @@ export async function openServices(config: Config, clock: () => Date = () => new
       deps,
       demo,
       close: async () => {
+        await realtime!.stop();
         await kv.close();
         await db.close();
       },
     };
   } catch (err) {
+    await realtime?.stop().catch(() => {});
     await db.close().catch(() => {});
     throw err;
   }

@@ -21,6 +21,7 @@ export type UpdateReason =
   | "read"
   | "visitor_reset"
   | "handoff_requested"
+  | "visitor_email"
   | "invite"
   | "summary"
   | "revenue";

@@ -40,7 +40,7 @@ function demoAsset(baseUrl: string, key: string): Promise<StaticAsset> {
   let page = demoPages.get(key);
   if (!page) {
     if (demoPages.size > 100) demoPages.clear();
-    page = demoCsp().then((csp) =>
+    page = demoCsp(baseUrl).then((csp) =>
       makeAsset(demoPage(baseUrl, key), "text/html; charset=utf-8", "no-cache", {
         "content-security-policy": csp,
         "referrer-policy": "strict-origin-when-cross-origin",

@@ -29,8 +29,15 @@ section{margin:0 0 40px}
 pre{white-space:pre-wrap;word-break:break-all;background:#111827;color:#e5e7eb;padding:16px;border-radius:8px}
 `;
 
-/** The demo's Content-Security-Policy: only our own scripts, styles by hash. */
-export async function demoCsp(): Promise<string> {
+/**
+ * The demo's Content-Security-Policy: only our own scripts, styles by hash,
+ * and connections to this server, its realtime socket included (the socket's
+ * origin is BASE_URL's, which may differ from the address the page was
+ * opened at).
+ */
+export async function demoCsp(baseUrl: string): Promise<string> {
+  const base = new URL(baseUrl);
+  const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE));
   const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
   return [
@@ -38,7 +45,7 @@ export async function demoCsp(): Promise<string> {
     "script-src 'self'",
     `style-src 'self' 'sha256-${hash}'`,
     "img-src 'self' https: data:",
-    "connect-src 'self'",
+    `connect-src 'self' ${base.origin} ${socket}`,
     "frame-ancestors 'none'",
   ].join("; ");
 }

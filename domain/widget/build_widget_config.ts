@@ -17,7 +17,13 @@ const FIELD_DEFAULTS: Record<PrechatFieldName, Omit<PrechatField, "required">> =
   phone: { name: "phone", label: "Phone", type: "tel" },
 };
 
-export function buildWidgetConfig(bot: ChatbotRow): WidgetConfig {
+/** Where widgets reach the socket server: the public address of this server. */
+export interface RealtimeEndpoint {
+  key: string;
+  baseUrl: string;
+}
+
+export function buildWidgetConfig(bot: ChatbotRow, realtime: RealtimeEndpoint): WidgetConfig {
   const branding = brandingOf(bot.branding);
   return {
     public_key: bot.public_key,
@@ -28,7 +34,7 @@ export function buildWidgetConfig(bot: ChatbotRow): WidgetConfig {
     proactive: branding.proactive,
     prechat: prechatOf(bot.branding?.prechat),
     realtime: {
-      transport: "poll",
+      ...socketAddress(realtime),
       heartbeat_seconds: HEARTBEAT_SECONDS,
       stream_path: `/widget/${encodeURIComponent(bot.public_key)}/stream`,
     },
@@ -59,4 +65,16 @@ function prechatOf(stored: unknown): WidgetConfig["prechat"] {
     });
   }
   return { enabled: s.enabled === true && fields.length > 0, fields };
+}
+
+function socketAddress(r: RealtimeEndpoint) {
+  const url = new URL(r.baseUrl);
+  const tls = url.protocol === "https:";
+  return {
+    transport: "pusher" as const,
+    key: r.key,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : tls ? 443 : 80,
+    tls,
+  };
 }

@@ -10,6 +10,7 @@ import { takeUndeliveredAgentMessages } from "../../db/widget_conversations.ts";
 import { recordVisitorPresence } from "../visitors/record_presence.ts";
 import { currentVisitorConversation } from "./visitor_conversation.ts";
 import { toWidgetMessage, type WidgetMessage } from "./widget_message.ts";
+import { widgetChannelFor } from "../realtime/widget_channel.ts";
 
 export interface HeartbeatInput {
   visitorId: string;
@@ -25,7 +26,13 @@ export interface HeartbeatInput {
 
 export interface HeartbeatResult {
   poll_seconds: number;
-  conversation: { conversation_id: string; status: string; handoff_state: string } | null;
+  conversation: {
+    conversation_id: string;
+    status: string;
+    handoff_state: string;
+    /** The conversation's socket channel: only this visitor id is ever told its name. */
+    realtime_channel: string;
+  } | null;
   messages: WidgetMessage[];
 }
 
@@ -66,6 +73,7 @@ export async function heartbeat(
         conversation_id: conv.public_id,
         status: conv.status,
         handoff_state: conv.handoff_state,
+        realtime_channel: widgetChannelFor(deps.realtime.credentials, conv.public_id),
       }
       : null,
     messages: messages.map(toWidgetMessage),

@@ -23,6 +23,21 @@ export interface WidgetConfig {
   quick_replies: string[];
   proactive: Proactive;
   prechat: { enabled: boolean; fields: PrechatField[] };
-  realtime: { transport: "poll"; heartbeat_seconds: number; stream_path: string };
+  realtime: WidgetRealtime;
   features: { human_handoff: boolean; rating: boolean };
+}
+
+/**
+ * How the widget stays in touch: a Pusher-protocol socket at
+ * `ws(s)://{host}:{port}/app/{key}` (docs/realtime.md) for agent replies,
+ * typing and state as they happen, with the heartbeat as the fallback.
+ */
+export interface WidgetRealtime {
+  transport: "pusher";
+  key: string;
+  host: string;
+  port: number;
+  tls: boolean;
+  heartbeat_seconds: number;
+  stream_path: string;
 }

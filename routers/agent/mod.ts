@@ -14,6 +14,7 @@ import {
   watch,
 } from "./conversation_actions.ts";
 import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
+import { broadcastingAuth } from "./broadcasting.ts";
 import { pushSubscribe, pushVapid } from "./push.ts";
 import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
 
@@ -38,6 +39,7 @@ export const agentRouter = router({
   detachTag,
   canned,
   cannedUsed,
+  broadcastingAuth,
   pushVapid,
   pushSubscribe,
   notificationPreferences,

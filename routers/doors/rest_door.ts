@@ -115,6 +115,10 @@ async function readBody(req: Request, limit: number): Promise<Record<string, unk
   if (req.method === "GET" || req.method === "HEAD") return {};
   const text = await readBodyText(req, limit);
   if (text.trim() === "") return {};
+  // Pusher clients (pusher-js, Laravel Echo) post broadcasting/auth as a form.
+  if (req.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -34,7 +34,11 @@ export const widgetConfig = publicProcedure
       proactive: brandingSchema.shape.proactive,
       prechat: z.object({ enabled: z.boolean(), fields: z.array(prechatField) }),
       realtime: z.object({
-        transport: z.literal("poll"),
+        transport: z.literal("pusher"),
+        key: z.string(),
+        host: z.string(),
+        port: z.int(),
+        tls: z.boolean(),
         heartbeat_seconds: z.int(),
         stream_path: z.string(),
       }),
@@ -43,5 +47,8 @@ export const widgetConfig = publicProcedure
   }))
   .query(async ({ ctx, input }) => {
     const bot = await loadWidgetBot(ctx.deps.sql, input.key);
-    return { data: buildWidgetConfig(bot) };
+    const { config } = ctx.deps;
+    return {
+      data: buildWidgetConfig(bot, { key: config.realtimeKey, baseUrl: config.baseUrl }),
+    };
   });

@@ -19,17 +19,21 @@ export const widgetHandoff = publicProcedure
     key: keyField,
     visitor_id: visitorIdField,
     conversation_id: conversationIdField,
+    /** Where to answer when no agent is online (stored on the conversation). */
+    email: z.string().trim().max(255).pipe(z.email()).optional(),
   }))
   .output(z.object({
     conversation_id: z.string(),
     status: conversationStatus,
     handoff_state: z.string(),
     handoff_requested_at: z.string().nullable(),
+    agents_online: z.boolean(),
   }))
   .mutation(async ({ ctx, input }) => {
     const bot = await loadWidgetBot(ctx.deps.sql, input.key);
     return await requestHuman(ctx.deps, bot, {
       visitorId: input.visitor_id,
       conversationId: input.conversation_id,
+      email: input.email?.toLowerCase(),
     });
   });

@@ -34,7 +34,7 @@ export const widgetHeartbeat = publicProcedure
   }))
   .output(z.object({
     poll_seconds: z.int(),
-    conversation: conversationStateSchema.nullable(),
+    conversation: conversationStateSchema.extend({ realtime_channel: z.string() }).nullable(),
     messages: z.array(widgetMessageSchema),
   }))
   .mutation(async ({ ctx, input }) => {

@@ -22,16 +22,20 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
     );
 
     await t.step("each operation lists the statuses it can answer", () => {
+      // Every operation may answer 500 and 503 (database unreachable, or the
+      // server draining); every one with a body 400 and 413.
       assertEquals(statuses("post", "/api/v1/chatbots/{key}/messages"), [
         "200",
         "400",
         "401",
         "403",
         "404",
+        "413",
         "422",
         "429",
         "500",
         "502",
+        "503",
       ]);
       assertEquals(statuses("post", "/api/v1/chatbots/{key}/knowledge"), [
         "200",
@@ -40,8 +44,10 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
         "401",
         "403",
         "404",
+        "413",
         "422",
         "500",
+        "503",
       ]);
       assertEquals(statuses("post", "/api/portal/chatbots/{key}/knowledge"), [
         "201",
@@ -49,21 +55,52 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
         "401",
         "403",
         "404",
+        "413",
         "422",
         "500",
+        "503",
       ]);
       assertEquals(statuses("put", "/api/portal/keys/{provider}"), [
         "200",
         "400",
         "401",
         "403",
+        "413",
         "422",
         "500",
+        "503",
       ]);
-      assertEquals(statuses("get", "/api/v1/me"), ["200", "401", "403", "500"]);
-      assertEquals(statuses("get", "/widget/{key}/config"), ["200", "404", "422", "429", "500"]);
-      assertEquals(statuses("get", "/api/status"), ["200", "500"]);
+      assertEquals(statuses("get", "/api/v1/me"), ["200", "401", "403", "500", "503"]);
+      assertEquals(statuses("get", "/widget/{key}/config"), [
+        "200",
+        "404",
+        "422",
+        "429",
+        "500",
+        "503",
+      ]);
+      assertEquals(statuses("get", "/api/status"), ["200", "500", "503"]);
       assertEquals(statuses("get", "/readyz"), ["200", "500", "503"]);
+      assertEquals(statuses("post", "/api/agent/conversations/{conversation}/takeover"), [
+        "200",
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "413",
+        "422",
+        "500",
+        "503",
+      ]);
+      assertEquals(statuses("get", "/api/agent/conversations/{conversation}"), [
+        "200",
+        "401",
+        "403",
+        "422",
+        "500",
+        "503",
+      ]);
     });
 
     await t.step("error bodies are ours: {message} and {message, errors}", () => {

@@ -47,7 +47,11 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
       assertEquals(d.proactive, d.branding.proactive);
       assertEquals(d.prechat, { enabled: false, fields: [] });
       assertEquals(d.realtime, {
-        transport: "poll",
+        transport: "pusher",
+        key: "parley",
+        host: "localhost",
+        port: s.port,
+        tls: false,
         heartbeat_seconds: 15,
         stream_path: `/widget/${KEY}/stream`,
       });
@@ -316,7 +320,9 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
           conversation_id: id,
           status: "agent",
           handoff_state: "human_connected",
+          realtime_channel: r.body.conversation.realtime_channel,
         });
+        assertMatch(r.body.conversation.realtime_channel, /^conversation-widget\.[0-9a-f-]{36}\./);
         assertEquals(r.body.messages.length, 1);
         assertEquals(r.body.messages[0].id, msgId);
         assertEquals(r.body.messages[0].role, "agent");

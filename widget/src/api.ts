@@ -7,6 +7,7 @@
 import { readSse } from "./sse.ts";
 import type {
   ConversationState,
+  HandoffState,
   HeartbeatReply,
   Snapshot,
   Source,
@@ -63,9 +64,10 @@ export class WidgetApi {
     return this.call<ConversationState>("POST", "/chat/reset", body);
   }
 
-  handoff(visitorId: string, conversationId: string): Promise<ConversationState> {
-    const body = { visitor_id: visitorId, conversation_id: conversationId };
-    return this.call<ConversationState>("POST", "/handoff", body);
+  /** Asks for a human; `email` leaves an address for the reply when nobody is online. */
+  handoff(visitorId: string, conversationId: string, email?: string): Promise<HandoffState> {
+    const body = { visitor_id: visitorId, conversation_id: conversationId, email };
+    return this.call<HandoffState>("POST", "/handoff", body);
   }
 
   rate(visitorId: string, conversationId: string, rating: number, comment: string) {

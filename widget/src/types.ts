@@ -26,6 +26,11 @@ export interface ConversationState {
   handoff_state: "bot_active" | "handoff_pending" | "human_connected";
 }
 
+/** The handoff answer: whether anyone is there to take the conversation. */
+export interface HandoffState extends ConversationState {
+  agents_online: boolean;
+}
+
 export interface Snapshot extends ConversationState {
   wait_remaining: unknown;
   messages: ChatMessage[];
@@ -33,7 +38,7 @@ export interface Snapshot extends ConversationState {
 
 export interface HeartbeatReply {
   poll_seconds: number;
-  conversation: ConversationState | null;
+  conversation: (ConversationState & { realtime_channel: string }) | null;
   messages: ChatMessage[];
 }
 

@@ -9,6 +9,8 @@ import { ApiError, WidgetApi } from "./api.ts";
 import { h } from "./dom.ts";
 import { MessageLog } from "./message_log.ts";
 import { Presence } from "./presence.ts";
+import { Realtime } from "./realtime.ts";
+import { emailCard } from "./email_card.ts";
 import { prechatGate, storedDetails } from "./prechat_form.ts";
 import { scheduleProactive } from "./proactive.ts";
 import { ratingCard } from "./rating_card.ts";
@@ -30,6 +32,12 @@ export class Widget {
   private unread = 0;
   /** Notes the server attached to human-owned turns, each shown once per conversation. */
   private readonly notes = new Set<string>();
+  /** Agent messages already handed over (socket and heartbeat may both bring one). */
+  private readonly delivered = new Set<number>();
+  private readonly realtime: Realtime | null;
+  private typingNote: { el: HTMLElement; timer: ReturnType<typeof setTimeout> } | null = null;
+  /** The conversation whose request for a human was already answered in the log. */
+  private asked: string | null = null;
 
   constructor(
     private readonly config: WidgetConfig,
@@ -45,6 +53,13 @@ export class Widget {
       assistant: b.avatar_url,
       agent: b.agent_avatars[0] ?? null,
     });
+    this.realtime = config.realtime.transport === "pusher" && typeof WebSocket === "function"
+      ? new Realtime(config.realtime, {
+        message: (m, id) => id === this.conversationId && this.deliver([m]),
+        state: (st) => st.conversation_id === this.conversationId && this.followState(st),
+        typing: (t) => t.role === "agent" && this.showTyping(t.typing, t.name),
+      })
+      : null;
     this.bind();
     // A proactive invitation is for visitors who have not started talking yet.
     scheduleProactive(
@@ -109,6 +124,7 @@ export class Widget {
       }
     });
     v.input.addEventListener("input", () => {
+      this.realtime?.typing();
       v.input.style.height = "auto";
       v.input.style.height = `${Math.min(v.input.scrollHeight, 120)}px`;
     });
@@ -237,10 +253,27 @@ export class Widget {
   }
 
   private async requestHuman(): Promise<void> {
-    if (!this.conversationId) return;
+    const id = this.conversationId;
+    if (!id) return;
     try {
-      const state = await this.api.handoff(this.visitorId, this.conversationId);
+      const state = await this.api.handoff(this.visitorId, id);
       this.applyState(state, true);
+      // Said once per conversation, from this answer only: the socket may bring the new
+      // state first, and only this answer says whether anyone is there.
+      if (state.handoff_state !== "handoff_pending" || this.asked === id) return;
+      this.asked = id;
+      if (state.agents_online) {
+        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
+        return;
+      }
+      // Say so plainly instead of promising a teammate; the AI keeps answering.
+      this.log.note(
+        "No teammate is online right now. Leave your e-mail and we'll reply there; meanwhile I'm still here to help.",
+      );
+      this.log.card(emailCard(async (email) => {
+        await this.api.handoff(this.visitorId, id, email);
+        return `Thanks! We'll reply to ${email}.`;
+      }));
     } catch (err) {
       this.log.note(err instanceof ApiError ? err.message : "Please try again.");
     }
@@ -260,7 +293,12 @@ export class Widget {
     this.view.input.focus();
   }
 
-  private setConversation(id: string | null): void {
+  /** `beat`: ask the heartbeat now for the new conversation's channel. */
+  private setConversation(id: string | null, beat = true): void {
+    if (id !== this.conversationId) {
+      this.realtime?.follow(null);
+      if (id && beat && this.realtime) queueMicrotask(() => void this.presence.beat());
+    }
     this.conversationId = id;
     this.store.set("conversation", id);
     this.updateButtons();
@@ -274,12 +312,10 @@ export class Widget {
       status: s.status,
       handoff_state: s.handoff_state,
     };
-    if (announce && before?.handoff_state !== s.handoff_state) {
-      if (s.handoff_state === "handoff_pending") {
-        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
-      } else if (s.handoff_state === "human_connected") {
-        this.log.note("A teammate joined the chat.");
-      }
+    if (
+      announce && before?.handoff_state !== s.handoff_state && s.handoff_state === "human_connected"
+    ) {
+      this.log.note("A teammate joined the chat.");
     }
     if (s.status === "closed" && this.config.features.rating && !this.ratingShown) {
       this.ratingShown = true;
@@ -307,15 +343,35 @@ export class Widget {
   private onHeartbeat(reply: HeartbeatReply): void {
     const c = reply.conversation;
     if (c && (!this.conversationId || c.conversation_id === this.conversationId)) {
-      if (!this.conversationId) this.setConversation(c.conversation_id);
-      if (this.loaded) this.applyState(c, true);
-      else this.state = c;
+      if (!this.conversationId) this.setConversation(c.conversation_id, false);
+      this.followState(c);
+      this.realtime?.follow(c.realtime_channel);
     }
     this.deliver(reply.messages ?? []);
   }
 
-  private deliver(messages: ChatMessage[]): void {
+  private followState(s: ConversationState): void {
+    if (this.loaded) this.applyState(s, true);
+    else this.state = s;
+  }
+
+  /** "… is typing" under the last message, gone after a few quiet seconds or with the reply. */
+  private showTyping(on: boolean, name?: string): void {
+    if (this.typingNote) {
+      clearTimeout(this.typingNote.timer);
+      this.typingNote.el.remove();
+      this.typingNote = null;
+    }
+    if (!on || !this.loaded) return;
+    const el = this.log.note(`${name || "A teammate"} is typing…`);
+    this.typingNote = { el, timer: setTimeout(() => this.showTyping(false), 5000) };
+  }
+
+  private deliver(incoming: ChatMessage[]): void {
+    const messages = incoming.filter((m) => !this.delivered.has(m.id));
     if (!messages.length) return;
+    for (const m of messages) this.delivered.add(m.id);
+    this.showTyping(false);
     if (this.loaded) { for (const m of messages) this.log.add(m); }
     if (this.view.panel.hidden) {
       const last = messages[messages.length - 1]!;

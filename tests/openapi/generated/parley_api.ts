@@ -759,6 +759,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/broadcasting/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Authorise a private or presence channel subscription (Pusher signature) */
+        post: operations["agentBroadcastingAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/push/vapid": {
         parameters: {
             query?: never;
@@ -4234,6 +4251,55 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    agentBroadcastingAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "socket_id": "socket id",
+                 *       "channel_name": "channel name"
+                 *     }
+                 */
+                "application/json": {
+                    socket_id: string;
+                    channel_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth": "auth",
+                     *       "channel_data": "channel data"
+                     *     }
+                     */
+                    "application/json": {
+                        auth: string;
+                        channel_data?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     agentPushVapid: {
         parameters: {
             query?: never;
@@ -4692,7 +4758,11 @@ export interface operations {
                      *           ]
                      *         },
                      *         "realtime": {
-                     *           "transport": "poll",
+                     *           "transport": "pusher",
+                     *           "key": "demo-bot",
+                     *           "host": "host",
+                     *           "port": 1,
+                     *           "tls": true,
                      *           "heartbeat_seconds": 1,
                      *           "stream_path": "stream path"
                      *         },
@@ -4764,7 +4834,11 @@ export interface operations {
                             };
                             realtime: {
                                 /** @constant */
-                                transport: "poll";
+                                transport: "pusher";
+                                key: string;
+                                host: string;
+                                port: number;
+                                tls: boolean;
                                 heartbeat_seconds: number;
                                 stream_path: string;
                             };
@@ -4949,7 +5023,8 @@ export interface operations {
                      *       "conversation": {
                      *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *         "status": "bot",
-                     *         "handoff_state": "bot_active"
+                     *         "handoff_state": "bot_active",
+                     *         "realtime_channel": "realtime channel"
                      *       },
                      *       "messages": [
                      *         {
@@ -4968,6 +5043,7 @@ export interface operations {
                             /** @example bot */
                             status: string;
                             handoff_state: string;
+                            realtime_channel: string;
                         } | null;
                         messages: {
                             id: number;
@@ -5003,13 +5079,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "visitor_id": "v-7f3a9c",
-                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b"
+                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                 *       "email": "owner@example.com"
                  *     }
                  */
                 "application/json": {
                     visitor_id: string;
                     /** Format: uuid */
                     conversation_id: string;
+                    email?: string;
                 };
             };
         };
@@ -5025,7 +5103,8 @@ export interface operations {
                      *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *       "status": "bot",
                      *       "handoff_state": "bot_active",
-                     *       "handoff_requested_at": "2026-11-21T07:06:17.123000Z"
+                     *       "handoff_requested_at": "2026-11-21T07:06:17.123000Z",
+                     *       "agents_online": true
                      *     }
                      */
                     "application/json": {
@@ -5034,6 +5113,7 @@ export interface operations {
                         status: string;
                         handoff_state: string;
                         handoff_requested_at: string | null;
+                        agents_online: boolean;
                     };
                 };
             };

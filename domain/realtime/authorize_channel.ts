@@ -1,0 +1,55 @@
+/**
+ * broadcasting/auth: signs a subscription for a channel the token holder may
+ * join (its workspace's channels, its own user channel, conversations of its
+ * workspace, the workspace presence channel with its name and avatar), and
+ * refuses every other channel, a widget's included.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { Auth } from "../auth/tokens.ts";
+import { findConversationByPublicId } from "../../db/conversations.ts";
+import { Forbidden } from "../errors.ts";
+import { parseChannel } from "./channels.ts";
+import { signSubscription } from "./pusher_signature.ts";
+
+export interface ChannelAuthorization {
+  auth: string;
+  /** Presence channels only: the member the signature covers. */
+  channel_data?: string;
+}
+
+export async function authorizeChannel(
+  deps: Pick<AppDeps, "sql" | "realtime">,
+  who: Auth,
+  input: { socketId: string; channelName: string },
+): Promise<ChannelAuthorization> {
+  const creds = deps.realtime.credentials;
+  const ref = parseChannel(input.channelName);
+  const refuse = () => new Forbidden("You are not allowed on this channel.");
+  switch (ref?.kind) {
+    case "workspace":
+      if (ref.workspaceId !== who.workspace.id) throw refuse();
+      break;
+    case "user":
+      if (ref.userId !== who.user.id) throw refuse();
+      break;
+    case "conversation": {
+      const conv = await findConversationByPublicId(deps.sql, who.workspace.id, ref.conversationId);
+      if (!conv) throw refuse();
+      break;
+    }
+    case "presence": {
+      if (ref.workspaceId !== who.workspace.id) throw refuse();
+      const channelData = JSON.stringify({
+        user_id: who.user.id,
+        user_info: { name: who.user.name, avatar: who.user.avatarUrl },
+      });
+      return {
+        auth: signSubscription(creds, input.socketId, input.channelName, channelData),
+        channel_data: channelData,
+      };
+    }
+    default:
+      throw refuse();
+  }
+  return { auth: signSubscription(creds, input.socketId, input.channelName) };
+}

@@ -1,0 +1,84 @@
+/**
+ * The data of each broadcast (docs/realtime.md), loaded once per event:
+ * agents get the conversation's inbox row, messages and notes; a widget gets
+ * only its conversation's state and the messages meant for the visitor.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { Executor } from "../../db/client.ts";
+import { findConversationByPublicId } from "../../db/conversations.ts";
+import { findBroadcastMessage, findBroadcastNote } from "../../db/realtime_payloads.ts";
+import { isoWithOffset } from "../widget/widget_message.ts";
+import { type InboxRow, loadInboxRows } from "../inbox/inbox_rows.ts";
+import { timeOfDay } from "../display_time.ts";
+
+export interface ConversationPayloads {
+  /**
+   * The inbox row as the whole workspace sees it (no viewer: `mine` false,
+   * `assigned_user_id` lets each agent's client recompute it).
+   */
+  row: InboxRow;
+  /** What the visitor may see: the state, nothing about agents or tags. */
+  widget: { conversation_id: string; status: string; handoff_state: string };
+}
+
+export async function conversationPayloads(
+  deps: Pick<AppDeps, "sql" | "clock">,
+  workspaceId: number,
+  conversationId: string,
+): Promise<ConversationPayloads | null> {
+  const conv = await findConversationByPublicId(deps.sql, workspaceId, conversationId);
+  if (!conv) return null;
+  const [row] = await loadInboxRows(deps.sql, {
+    workspaceId,
+    viewerUserId: null,
+    conversationIds: [conv.id],
+  }, { now: deps.clock() });
+  if (!row) return null;
+  return {
+    row,
+    widget: {
+      conversation_id: conv.public_id,
+      status: conv.status,
+      handoff_state: conv.handoff_state,
+    },
+  };
+}
+
+export interface MessagePayload {
+  conversation_id: string;
+  message: { id: number; role: string; content: string; at: string };
+  /** Agent channels: the exact time, for clients showing another zone than UTC. */
+  created_at?: string;
+}
+
+export async function messagePayload(
+  sql: Executor,
+  workspaceId: number,
+  messageId: number,
+): Promise<{ agent: MessagePayload; widget: MessagePayload } | null> {
+  const m = await findBroadcastMessage(sql, workspaceId, messageId);
+  if (!m) return null;
+  const base = { id: m.id, role: m.role, content: m.content };
+  return {
+    // As the agent API shows messages: a time of day (UTC here: a broadcast has no viewer).
+    agent: {
+      conversation_id: m.conversation_public_id,
+      message: { ...base, at: timeOfDay(m.created_at) },
+      created_at: m.created_at.toISOString(),
+    },
+    widget: {
+      conversation_id: m.conversation_public_id,
+      message: { ...base, at: isoWithOffset(m.created_at) },
+    },
+  };
+}
+
+export async function notePayload(sql: Executor, workspaceId: number, noteId: number) {
+  const n = await findBroadcastNote(sql, workspaceId, noteId);
+  if (!n) return null;
+  return {
+    conversation_id: n.conversation_public_id,
+    note: { id: n.id, body: n.body, author: n.author, at: timeOfDay(n.created_at) },
+    created_at: n.created_at.toISOString(),
+  };
+}

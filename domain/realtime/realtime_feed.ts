@@ -1,0 +1,93 @@
+/**
+ * Turns domain events into realtime broadcasts (docs/realtime.md). It listens
+ * on the event bus, which with Redis carries every instance's events to every
+ * instance, so each instance serves its own sockets and nothing is sent
+ * twice. A payload is loaded only when a socket here listens on its channel.
+ */
+import type { AppDeps } from "../../app/deps.ts";
+import type { Unsubscribe } from "../../kv/kv.ts";
+import type { ParleyEvent } from "../events.ts";
+import { channelName } from "./channels.ts";
+import { widgetChannelFor } from "./widget_channel.ts";
+import { conversationPayloads, messagePayload, notePayload } from "./event_payloads.ts";
+
+type FeedDeps = Pick<AppDeps, "sql" | "bus" | "log" | "realtime" | "clock">;
+
+export function startRealtimeFeed(deps: FeedDeps): Promise<Unsubscribe> {
+  return deps.bus.on((event) => {
+    deliver(deps, event as ParleyEvent).catch((err) =>
+      deps.log.warn("realtime broadcast failed", { type: event.type, err: String(err) })
+    );
+  });
+}
+
+async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
+  const hub = deps.realtime;
+  const workspace = channelName.workspace(e.workspaceId);
+  switch (e.type) {
+    case "conversation.created":
+    case "conversation.updated": {
+      const agentSide = [workspace, channelName.conversation(e.conversationId)]
+        .filter((ch) => hub.hasSubscribers(ch));
+      const widget = widgetChannel(deps, e.conversationId);
+      const toWidget = hub.hasSubscribers(widget);
+      if (!agentSide.length && !toWidget) return;
+      const p = await conversationPayloads(deps, e.workspaceId, e.conversationId);
+      if (!p) return;
+      const row = e.type === "conversation.updated" ? { ...p.row, reason: e.reason } : p.row;
+      for (const ch of agentSide) hub.broadcast(ch, e.type, row);
+      if (toWidget) hub.broadcast(widget, "conversation.updated", p.widget);
+      return;
+    }
+    case "message.created": {
+      const agentSide = [workspace, channelName.conversation(e.conversationId)]
+        .filter((ch) => hub.hasSubscribers(ch));
+      // The widget streams its own AI replies; it hears agents' messages here.
+      const widget = e.role === "agent" ? widgetChannel(deps, e.conversationId) : null;
+      const toWidget = widget !== null && hub.hasSubscribers(widget);
+      if (!agentSide.length && !toWidget) return;
+      const p = await messagePayload(deps.sql, e.workspaceId, e.messageId);
+      if (!p) return;
+      for (const ch of agentSide) hub.broadcast(ch, "message.created", p.agent);
+      if (toWidget) hub.broadcast(widget!, "message.created", p.widget);
+      return;
+    }
+    case "note.created": {
+      const ch = channelName.conversation(e.conversationId);
+      if (!hub.hasSubscribers(ch)) return;
+      const p = await notePayload(deps.sql, e.workspaceId, e.noteId);
+      if (p) hub.broadcast(ch, "note.created", p);
+      return;
+    }
+    case "handoff.requested":
+      return hub.broadcast(workspace, "handoff.requested", {
+        conversation_id: e.conversationId,
+        chatbot_id: e.chatbotId,
+      });
+    case "visitor.seen":
+      return hub.broadcast(workspace, "visitor.seen", {
+        visitor_id: e.visitorId,
+        chatbot_id: e.chatbotId,
+        page_url: e.pageUrl,
+        chat_open: e.chatOpen,
+        arrived: e.arrived,
+      });
+    case "conversation.assigned":
+      if (e.userId === null) return;
+      return hub.broadcast(channelName.user(e.userId), "conversation.assigned", {
+        conversation_id: e.conversationId,
+        by_user_id: e.actorUserId,
+      });
+    case "conversation.rated":
+      return hub.broadcast(workspace, "conversation.rated", {
+        conversation_id: e.conversationId,
+        rating: e.rating,
+      });
+    default:
+      return;
+  }
+}
+
+function widgetChannel(deps: FeedDeps, conversationId: string): string {
+  return widgetChannelFor(deps.realtime.credentials, conversationId);
+}
