@@ -302,7 +302,6 @@ const COMMANDS: Record<string, Handler> = {
       server: stored.server,
       realtimeKey: stored.realtime_key,
       workspaceId: stored.session.company.id,
-      token: () => stored.session.token,
       json: run.json,
       pollMs,
       write: run.io.out,

@@ -4,16 +4,12 @@
  * connected (realtime disabled, a proxy without WebSockets, a reconnect) the
  * inbox is polled instead, so it keeps working without realtime.
  */
-import {
-  agentChannels,
-  type ChannelAuth,
-  RealtimeConnection,
-  type RealtimeState,
-} from "./realtime.ts";
+import type { AgentClient } from "./agent_client.ts";
+import { agentChannels, RealtimeConnection, type RealtimeState } from "./realtime.ts";
 
 export interface InboxLiveOptions {
-  /** The current agent token, to sign channel subscriptions. */
-  token: () => string | null;
+  /** The typed client, to sign channel subscriptions. */
+  client: AgentClient;
   /** The server's origin (the socket runs on the same host). */
   baseUrl: string;
   /** The server's REALTIME_KEY; null: no socket, polling only. */
@@ -49,7 +45,7 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
   const socket = opts.realtimeKey === null ? null : new RealtimeConnection({
     baseUrl: opts.baseUrl,
     key: opts.realtimeKey,
-    authorize: (socketId, channel) => authorizeChannel(opts, socketId, channel),
+    authorize: (socketId, channel) => authorizeChannel(opts.client, socketId, channel),
     onEvent: (channel, event, data) => {
       opts.onEvent?.(channel, event, data);
       changed(event);
@@ -85,18 +81,7 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
   };
 }
 
-/** Signs a subscription through POST /api/agent/broadcasting/auth. */
-async function authorizeChannel(
-  opts: InboxLiveOptions,
-  socketId: string,
-  channel: string,
-): Promise<ChannelAuth> {
-  const res = await fetch(`${opts.baseUrl.replace(/\/+$/, "")}/api/agent/broadcasting/auth`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${opts.token()}`, "content-type": "application/json" },
-    body: JSON.stringify({ socket_id: socketId, channel_name: channel }),
-  });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`);
-  return body as ChannelAuth;
+/** Signs a subscription through POST /api/agent/broadcasting/auth (`agent.broadcastingAuth`). */
+function authorizeChannel(client: AgentClient, socketId: string, channel: string) {
+  return client.agent.broadcastingAuth.mutate({ socket_id: socketId, channel_name: channel });
 }

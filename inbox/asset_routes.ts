@@ -45,14 +45,9 @@ export function inboxAssets(): Promise<InboxAssets> {
   return assets;
 }
 
-/** The socket's public key (REALTIME_KEY), or null on a server without the realtime socket. */
-function realtimeKey(config: AppConfig): string | null {
-  return (config as AppConfig & { realtimeKey?: string }).realtimeKey ?? null;
-}
-
 function page(config: AppConfig): Promise<StaticAsset> {
-  const key = realtimeKey(config);
-  let p = pages.get(String(key));
+  const key = config.realtimeKey;
+  let p = pages.get(key);
   if (!p) {
     p = inboxAssets().then(async ({ script, styles }) => {
       const html = inboxPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
@@ -63,8 +58,8 @@ function page(config: AppConfig): Promise<StaticAsset> {
         "x-frame-options": "DENY",
       });
     });
-    p.catch(() => pages.delete(String(key)));
-    pages.set(String(key), p);
+    p.catch(() => pages.delete(key));
+    pages.set(key, p);
   }
   return p;
 }

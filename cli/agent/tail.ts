@@ -13,7 +13,6 @@ export interface TailOptions {
   server: string;
   realtimeKey: string;
   workspaceId: number;
-  token: () => string;
   json: boolean;
   pollMs: number;
   write(line: string): void;
@@ -72,7 +71,7 @@ export async function tail(o: TailOptions): Promise<void> {
 
   const live = followInbox({
     baseUrl: o.server,
-    token: o.token,
+    client: o.client,
     realtimeKey: o.realtimeKey,
     workspaceId: o.workspaceId,
     pollMs: o.pollMs,

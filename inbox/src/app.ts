@@ -147,7 +147,7 @@ export class InboxApp {
     await this.reload();
     this.#live = followInbox({
       baseUrl: location.origin,
-      token: () => this.#o.session.token,
+      client: this.#o.client,
       realtimeKey: this.#o.realtimeKey,
       workspaceId: this.#o.session.company.id,
       onChange: () => this.#schedule(),

@@ -143,6 +143,9 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await signIn(amy, EMAIL.acmeAgent);
       await signIn(ada, EMAIL.acmeOwner);
       assertEquals(await amy.locator(".top .me").innerText(), "Amy Agent");
+      // Both follow the workspace over the realtime socket (polling is only the fallback).
+      await amy.locator(".conn[data-state=connected]", { hasText: "live" }).waitFor();
+      await ada.locator(".conn[data-state=connected]", { hasText: "live" }).waitFor();
       assertEquals(await count(amy, "ai"), 0);
     });
 
@@ -186,8 +189,9 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await composer.press("Enter");
       await amy.locator(".msg-agent .msg-body", { hasText: "Hello! How can I help?" }).waitFor();
       assertEquals(await composer.inputValue(), "");
+      // At once: over the widget's socket, not its next heartbeat (15 s).
       await visitor.locator(".msg.agent .bubble", { hasText: "Hello! How can I help?" })
-        .waitFor({ timeout: 20_000 });
+        .waitFor({ timeout: 3_000 });
       await ada.locator(".msg-agent .msg-body", { hasText: "Hello! How can I help?" }).waitFor();
       await countsBecome(amy, { mine: 1, ai: 0 }, "the reply made it Amy's");
       await countsBecome(ada, { team: 1, mine: 0, ai: 0 }, "for Ada it is the team's");

@@ -180,6 +180,13 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
           "the new conversation's line",
         );
         assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
+        // Over the realtime socket: the visitor's message itself, and nothing from polling.
+        await until(
+          () =>
+            lines.some((l) => l.includes(`message.created ${fresh} visitor: Do you ship to Mars?`)),
+          "the visitor's message line",
+        );
+        assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
       } finally {
         child.kill("SIGTERM");
         const status = await child.status;
