@@ -309,6 +309,20 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await phone.locator(".list-pane").waitFor();
     });
 
+    await t.step("without the socket the inbox polls, and a new chat still arrives", async () => {
+      const page = await newPage();
+      // The socket is refused the way a server refuses an unknown app key.
+      await page.routeWebSocket(/\/app\//, (ws) => ws.close({ code: 4001, reason: "No app" }));
+      await signIn(page, EMAIL.acmeAdmin);
+      await page.locator(".conn[data-state=unavailable]", { hasText: "polling" }).waitFor();
+      const r = await postStream(s.url, "acme-helper", {
+        visitor_id: `v_poll_${crypto.randomUUID().slice(0, 8)}`,
+        message: "Anyone there without sockets?",
+      });
+      const id = r.events[0]!.data.conversation_id as string;
+      await page.locator(`li.row[data-id="${id}"]`).waitFor({ timeout: 10_000 });
+    });
+
     await t.step("the first render of 60 rows stays under 100 ms", async () => {
       for (let i = 0; i < 60; i++) {
         const r = await postStream(s.url, "acme-helper", {

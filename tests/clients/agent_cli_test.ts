@@ -156,43 +156,34 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
     });
 
     await t.step("tail prints the event a widget message causes", async () => {
-      const child = command(["tail"]).spawn();
-      const lines: string[] = [];
-      const errLines: string[] = [];
-      const collect = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
-        const dec = new TextDecoder();
-        let partial = "";
-        for await (const chunk of stream) {
-          const parts = (partial + dec.decode(chunk, { stream: true })).split("\n");
-          partial = parts.pop()!;
-          into.push(...parts.filter(Boolean));
-        }
-      };
-      const reading = Promise.all([collect(child.stdout, lines), collect(child.stderr, errLines)]);
-      try {
-        await until(
-          () => errLines.some((l) => l.startsWith("Following Acme Inc")),
-          "tail to start",
-        );
-        const fresh = await startConversation("Do you ship to Mars?");
-        await until(
-          () => lines.some((l) => /conversation\.(created|updated)/.test(l) && l.includes(fresh)),
-          "the new conversation's line",
-        );
-        assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
+      await tailUntil(["tail"], {}, (lines, fresh) => {
         // Over the realtime socket: the visitor's message itself, and nothing from polling.
-        await until(
-          () =>
-            lines.some((l) => l.includes(`message.created ${fresh} visitor: Do you ship to Mars?`)),
-          "the visitor's message line",
-        );
+        const message = `message.created ${fresh} visitor: Do you ship?`;
+        const created = `conversation.created ${fresh}`;
+        if (!lines.some((l) => l.includes(message)) || !lines.some((l) => l.includes(created))) {
+          return false;
+        }
+        assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
         assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
-      } finally {
-        child.kill("SIGTERM");
-        const status = await child.status;
-        await reading;
-        assertEquals(status.code, 0, errLines.join("\n"));
-      }
+        return true;
+      });
+    });
+
+    await t.step("with the socket refused, tail polls the inbox instead", async () => {
+      const env = { PARLEY_AGENT_CONFIG: `${dir}/other.json`, PARLEY_PASSWORD: PASSWORD };
+      const login = await agent(
+        ["login", "--server", s.url, "--email", EMAIL.acmeAdmin, "--realtime-key", "no-such-key"],
+        env,
+      );
+      assertEquals(login.code, 0, login.stderr);
+      await tailUntil(
+        ["tail", "--poll-ms", "500", "--json"],
+        env,
+        (lines, fresh) =>
+          lines.map((l) => JSON.parse(l)).some((e) =>
+            e.event === "conversation.created" && e.via === "poll" && e.data.id === fresh
+          ),
+      );
     });
 
     await t.step("logout revokes the token and forgets it", async () => {
@@ -208,6 +199,39 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Runs `tail`, starts a conversation once it follows, and waits until `done` says so. */
+async function tailUntil(
+  args: string[],
+  env: Record<string, string>,
+  done: (lines: string[], fresh: string) => boolean,
+) {
+  const child = command(args, env).spawn();
+  const lines: string[] = [];
+  const errLines: string[] = [];
+  const collect = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
+    const dec = new TextDecoder();
+    let partial = "";
+    for await (const chunk of stream) {
+      const parts = (partial + dec.decode(chunk, { stream: true })).split("\n");
+      partial = parts.pop()!;
+      into.push(...parts.filter(Boolean));
+    }
+  };
+  const reading = Promise.all([collect(child.stdout, lines), collect(child.stderr, errLines)]);
+  try {
+    // With --json nothing is printed until an event; give it time to read the inbox first.
+    if (args.includes("--json")) await new Promise((r) => setTimeout(r, 2000));
+    else await until(() => errLines.some((l) => l.startsWith("Following Acme")), "tail to start");
+    const fresh = await startConversation("Do you ship?");
+    await until(() => done(lines, fresh), `tail's line about ${fresh}`);
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    await reading;
+    assertEquals(status.code, 0, errLines.join("\n"));
+  }
+}
 
 async function until(check: () => boolean, what: string, ms = 15_000) {
   const end = Date.now() + ms;
