@@ -28,6 +28,8 @@ export interface InboxLiveOptions {
 export interface InboxLive {
   /** Follow this conversation's private channel too (notes, typing); null: none. */
   follow(conversationId: string | null): void;
+  /** Tells the followed conversation's visitor and agents that this agent is typing. */
+  typing(typing: boolean, name: string): void;
   readonly state: RealtimeState;
   close(): void;
 }
@@ -48,7 +50,8 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
     authorize: (socketId, channel) => authorizeChannel(opts.client, socketId, channel),
     onEvent: (channel, event, data) => {
       opts.onEvent?.(channel, event, data);
-      changed(event);
+      // Client events (typing) change nothing stored: no reload for them.
+      if (!event.startsWith("client-")) changed(event);
     },
     onState: (state) => {
       opts.onState?.(state);
@@ -70,6 +73,11 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
       if (followed) socket?.unsubscribe(agentChannels.conversation(followed));
       followed = conversationId;
       if (followed) socket?.subscribe(agentChannels.conversation(followed));
+    },
+    typing(typing, name) {
+      if (followed) {
+        socket?.trigger(agentChannels.conversation(followed), "client-typing", { typing, name });
+      }
     },
     get state() {
       return socket?.state ?? "unavailable";

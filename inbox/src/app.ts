@@ -78,6 +78,7 @@ export class InboxApp {
       onCannedUsed: (c: CannedReply) => {
         void o.client.agent.cannedUsed.mutate({ canned: c.id }).catch(() => {});
       },
+      onTyping: (typing) => this.#live?.typing(typing, this.#o.session.user.name),
       onSuggest: null,
     });
     this.#conv = new ConversationView(this.#composer.root, (a) => void this.#act(a));
@@ -151,6 +152,14 @@ export class InboxApp {
       realtimeKey: this.#o.realtimeKey,
       workspaceId: this.#o.session.company.id,
       onChange: () => this.#schedule(),
+      onEvent: (channel, event, data) => {
+        if (channel !== `private-conversation.${this.#openId}`) return;
+        if (event === "message.created") return this.#conv.showTyping(null);
+        if (event !== "client-typing") return;
+        const t = data as { role?: string; typing?: boolean; name?: string };
+        const who = t.role === "visitor" ? this.#view?.active?.visitor ?? "The visitor" : t.name;
+        this.#conv.showTyping(t.typing ? who ?? "A teammate" : null);
+      },
       onState: (s) => this.#showConnection(s),
     });
     this.#live.follow(this.#openId);
@@ -169,7 +178,10 @@ export class InboxApp {
   }
 
   open(id: string | null): void {
-    if (id !== this.#openId) this.#composer.reset();
+    if (id !== this.#openId) {
+      this.#composer.reset();
+      this.#conv.showTyping(null);
+    }
     this.#openId = id;
     history.replaceState(null, "", id ? `/inbox?conversation=${id}` : "/inbox");
     this.#live?.follow(id);

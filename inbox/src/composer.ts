@@ -13,6 +13,8 @@ export type ComposerMode = "reply" | "note";
 export interface ComposerHandlers {
   onSend(mode: ComposerMode, text: string, clientId: string): Promise<boolean>;
   onCannedUsed(canned: CannedReply): void;
+  /** The agent is (or stopped) typing a reply; called at most every few seconds. */
+  onTyping(typing: boolean): void;
   /** Asks the AI for a suggested reply; null when that service is not offered. */
   onSuggest: (() => Promise<string | null>) | null;
 }
@@ -29,6 +31,8 @@ export class Composer {
   #pick = 0;
   #pending: { text: string; clientId: string } | null = null;
   #sending = false;
+  #typingSent = 0;
+  #typingStop: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private handlers: ComposerHandlers) {
     this.#input = h("textarea", {
@@ -36,7 +40,10 @@ export class Composer {
       rows: 3,
       "aria-label": "Reply",
       placeholder: "Reply to the visitor (r). Type / for canned replies.",
-      onInput: () => this.#updatePicker(),
+      onInput: () => {
+        this.#updatePicker();
+        this.#typed();
+      },
       onKeydown: (e) => this.#onKey(e as KeyboardEvent),
     });
     this.#picker = h("ul", { class: "canned-picker", role: "listbox", hidden: true });
@@ -113,14 +120,34 @@ export class Composer {
 
   /** A new conversation was opened: the draft belongs to the old one. */
   reset(): void {
+    this.#stopTyping();
     this.#input.value = "";
     this.#pending = null;
     this.#updatePicker();
   }
 
+  /** Typing a reply (never a note) is announced every 3 s, and its end after 4 s of quiet. */
+  #typed(): void {
+    if (this.#mode !== "reply") return;
+    if (Date.now() - this.#typingSent > 3000) {
+      this.#typingSent = Date.now();
+      this.handlers.onTyping(true);
+    }
+    if (this.#typingStop) clearTimeout(this.#typingStop);
+    this.#typingStop = setTimeout(() => this.#stopTyping(), 4000);
+  }
+
+  #stopTyping(): void {
+    if (this.#typingStop) clearTimeout(this.#typingStop);
+    this.#typingStop = null;
+    if (this.#typingSent) this.handlers.onTyping(false);
+    this.#typingSent = 0;
+  }
+
   async send(): Promise<void> {
     const text = this.#input.value;
     if (!text.trim() || this.#sending) return;
+    this.#stopTyping();
     if (!this.#pending || this.#pending.text !== text) {
       this.#pending = { text, clientId: crypto.randomUUID() };
     }

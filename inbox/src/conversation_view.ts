@@ -38,6 +38,8 @@ export class ConversationView {
   #header: HTMLElement;
   #thread: HTMLElement;
   #extras: HTMLElement;
+  #typing: HTMLElement;
+  #typingTimer: ReturnType<typeof setTimeout> | null = null;
   #shownKey = "";
 
   constructor(composer: HTMLElement, onAction: (a: ConversationAction) => void) {
@@ -48,14 +50,23 @@ export class ConversationView {
     });
     this.#thread = h("ol", { class: "thread", "aria-label": "Messages", "aria-live": "polite" });
     this.#extras = h("div", { class: "conv-extras" });
+    this.#typing = h("p", { class: "typing-note", "aria-live": "polite" });
     this.root = h(
       "main",
       { class: "pane conv-pane", "aria-label": "Conversation" },
       this.#header,
       h("div", { class: "thread-scroll" }, this.#thread, this.#extras),
+      this.#typing,
       composer,
     );
     this.renderEmpty();
+  }
+
+  /** "… is typing" above the composer, gone after a few quiet seconds or when told. */
+  showTyping(who: string | null): void {
+    if (this.#typingTimer) clearTimeout(this.#typingTimer);
+    this.#typing.textContent = who ? `${who} is typing…` : "";
+    this.#typingTimer = who ? setTimeout(() => this.showTyping(null), 6000) : null;
   }
 
   /** Nothing open, or (`missing`) the conversation asked for is not in this workspace. */

@@ -175,6 +175,17 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await ada.locator(".msg-visitor .msg-body", { hasText: "Where is my parcel?" }).waitFor();
     });
 
+    await t.step("typing shows both ways: visitor to agents, agent to visitor", async () => {
+      await visitor.locator("textarea[aria-label=Message]").pressSequentially("Also, ");
+      await amy.locator(".typing-note", { hasText: /^Visitor \w+ is typing…$/ }).waitFor();
+      await amy.locator("textarea.composer-input").pressSequentially("Let me ");
+      await visitor.getByText("Amy Agent is typing…").waitFor();
+      await ada.locator(".typing-note", { hasText: "Amy Agent is typing…" }).waitFor();
+      await amy.locator("textarea.composer-input").fill("");
+      await amy.locator("textarea.composer-input").press("Escape"); // leaves the composer
+      await visitor.locator("textarea[aria-label=Message]").fill("");
+    });
+
     await t.step("a canned reply by shortcut reaches the visitor and the other agent", async () => {
       await amy.keyboard.press("r");
       const composer = amy.locator("textarea.composer-input");
