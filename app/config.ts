@@ -42,6 +42,14 @@ export interface Config {
   realtimeSecret: string | null;
   /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
   realtimeActivityTimeout: number;
+  /**
+   * Customer context: where the Shopify Admin API and the Stripe API are
+   * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
+   * and how long one call may take.
+   */
+  shopifyBaseUrl: string | null;
+  stripeBaseUrl: string | null;
+  customerContextTimeoutMs: number;
   /** Notifications (docs/notifications.md). */
   notifications: NotificationConfig;
 }
@@ -224,6 +232,17 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       120,
       1,
       600,
+    ),
+    shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])
+      ?.replace(/\/+$/, "") ?? null,
+    stripeBaseUrl: parseUrl("STRIPE_BASE_URL", env.STRIPE_BASE_URL, ["http:", "https:"])
+      ?.replace(/\/+$/, "") ?? null,
+    customerContextTimeoutMs: parseIntRange(
+      "CONTEXT_TIMEOUT_MS",
+      env.CONTEXT_TIMEOUT_MS,
+      4000,
+      100,
+      60_000,
     ),
     notifications: parseNotifications(env, databaseUrl === null),
   };

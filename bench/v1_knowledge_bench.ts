@@ -209,7 +209,7 @@ async function measure(chunkTotal: number): Promise<string> {
       `${f1(best)} ms (runs: ${runs.map((x) => Math.round(x.ms)).join(", ")}) |`,
       `| Loading ${chunkTotal.toLocaleString("en-US")} chunks into one bot | ${f1(loadS)} s |`,
       `| SELECT 1 round trip p50 / p99 | ${f1(pct(select1, 0.5))} / ${f1(pct(select1, 0.99))} ms |`,
-      `| Retrieval, questions about a chunk's topic (full-text, top 6 of ${
+      `| Retrieval, questions about a chunk's topic (full-text, best 30 of ${
         chunkTotal.toLocaleString("en-US")
       }) p50 / p99, ${QUERIES} questions | ` +
       `${f1(pct(top.times, 0.5))} / ${f1(pct(top.times, 0.99))} ms (${top.hits} with hits) |`,

@@ -15,6 +15,7 @@ import { contentCommands } from "./commands/content.ts";
 import { seedCommands } from "./commands/seed.ts";
 import { keyCommands } from "./commands/key.ts";
 import { listCommands } from "./commands/list.ts";
+import { integrationCommands } from "./commands/integration.ts";
 import { openAdmin } from "./open_admin.ts";
 
 export const COMMANDS: Command[] = [
@@ -25,6 +26,7 @@ export const COMMANDS: Command[] = [
   ...seedCommands,
   ...keyCommands,
   ...listCommands,
+  ...integrationCommands,
 ];
 
 export function helpText(): string {

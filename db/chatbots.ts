@@ -138,6 +138,19 @@ export async function findWorkspaceChatbotForReply(
   return forReply(row);
 }
 
+/** A conversation's bot (any state) with its provider key, for an agent's AI call. */
+export async function findChatbotByIdForReply(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  month: string,
+): Promise<ChatbotForReply | null> {
+  const [row] = await sql<ReplyRow[]>`
+    SELECT ${replyColumns(sql, month)}
+     WHERE b.workspace_id = ${workspaceId} AND b.id = ${chatbotId}`;
+  return forReply(row);
+}
+
 export interface ChatbotInput {
   name: string;
   publicKey: string;

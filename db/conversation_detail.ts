@@ -28,12 +28,22 @@ export interface ConversationDetail extends ConversationRow {
     journey: { url: string; at: string | null }[];
     first_seen_at: string;
     last_seen_at: string;
+    country: string | null;
   } | null;
   messages: { id: number; role: MessageRole; content: string; created_at: string }[];
   notes: { id: number; body: string; author: string | null; created_at: string }[];
   events: { type: string; source: string; actor: string | null; created_at: string }[];
   tags: { id: number; name: string; color: string; source: string }[];
   watchers: { id: number; name: string }[];
+  // Written by the agent's assistant (db/conversation_assist.ts).
+  summary: string | null;
+  summary_at: Date | null;
+  intent: string | null;
+  tag_suggestions: { id: number; name: string; confidence: number; reason: string }[];
+  /** bigint as text: exact past 2^53. */
+  revenue_cents: string | null;
+  revenue_currency: string | null;
+  revenue_label: string | null;
 }
 
 export async function findConversationDetail(
@@ -50,7 +60,7 @@ export async function findConversationDetail(
                 'referrer', v.referrer, 'entry_page', v.entry_page, 'user_agent', v.user_agent,
                 'locale', v.locale, 'timezone', v.timezone, 'page_views', v.page_views,
                 'journey', v.journey, 'first_seen_at', v.first_seen_at,
-                'last_seen_at', v.last_seen_at)
+                'last_seen_at', v.last_seen_at, 'country', v.country)
          FROM visitors v WHERE v.chatbot_id = c.chatbot_id AND v.visitor_id = c.visitor_id)
         AS visitor,
       COALESCE((SELECT json_agg(json_build_object('id', m.id, 'role', m.role,

@@ -1,9 +1,11 @@
 /**
- * Embedded PostgreSQL: PGlite with pgvector, persisted under the data dir and
- * exposed on a loopback socket so postgres.js can talk to it like a server.
+ * Embedded PostgreSQL: PGlite with pgvector and pg_trgm (typo-tolerant
+ * retrieval), persisted under the data dir and exposed on a loopback socket so
+ * postgres.js can talk to it like a server.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 export interface EmbeddedServer {
@@ -36,7 +38,7 @@ export async function openEmbedded(dir: string): Promise<EmbeddedServer> {
   const lock = await lockDataDir(dir);
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir: dir, extensions: { vector } });
+    db = await PGlite.create({ dataDir: dir, extensions: { vector, pg_trgm } });
   } catch (err) {
     lock.close();
     throw err;

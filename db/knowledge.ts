@@ -109,8 +109,12 @@ function vectorLiteral(v: number[] | null | undefined): string {
 }
 
 /**
- * Replace a source's chunks; the caller wraps it in a transaction. `withVectors`
- * writes the embedding column, which exists only when pgvector is enabled.
+ * Replace a source's chunks; the caller wraps it in a transaction. Slashes are
+ * indexed as spaces: the parser would read "/widget/{key}/heartbeat" as the
+ * lexemes "/widget" and "/heartbeat", which no question's words ever match.
+ * The chunk's title (document title and heading path) is indexed with weight
+ * A, which ranking boosts. `withVectors` writes the embedding column, which
+ * exists only when pgvector is enabled.
  */
 export async function replaceChunks(
   sql: Executor,
@@ -120,7 +124,9 @@ export async function replaceChunks(
 ): Promise<void> {
   await sql`DELETE FROM knowledge_chunks WHERE workspace_id = ${workspaceId} AND source_id = ${source.id}`;
   if (chunks.length === 0) return;
-  const BATCH = 500;
+  // Large batches: each statement also updates the vocabulary once (migration 0080
+  // triggers), so fewer statements mean fewer upserts of the same lexemes.
+  const BATCH = 2000;
   for (let i = 0; i < chunks.length; i += BATCH) {
     const part = chunks.slice(i, i + BATCH);
     const cols = {
@@ -135,8 +141,9 @@ export async function replaceChunks(
                                       content, tsv, embedding)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
-               to_tsvector(${source.language}::regconfig, c.content),
+               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
+                         'A') ||
+               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' ')),
                NULLIF(c.embedding, '')::vector
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[],
@@ -148,8 +155,9 @@ export async function replaceChunks(
                                       content, tsv)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, c.title), 'A') ||
-               to_tsvector(${source.language}::regconfig, c.content)
+               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
+                         'A') ||
+               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' '))
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[])
                AS c(ordinal, title, url, content)`;
@@ -168,96 +176,165 @@ export interface ChunkHit {
   score: number;
 }
 
-/**
- * Full-text matches of one tsquery (given as text of quoted lexemes), ranked
- * by cover density with titles weighted. At most `candidates` matching rows
- * are ranked, which bounds the cost on a large knowledge base whatever the
- * question; callers ask the selective query first (see retrieve_chunks.ts).
- */
-export async function searchChunksFullText(
-  sql: Executor,
-  workspaceId: number,
-  chatbotId: number,
-  query: { tsquery: string; limit: number; candidates: number; excludeIds?: number[] },
-): Promise<ChunkHit[]> {
-  const exclude = query.excludeIds?.length ? query.excludeIds : [0];
-  return await sql<ChunkHit[]>`
-    WITH q AS (SELECT ${query.tsquery}::tsquery AS tsq),
-    cand AS MATERIALIZED (
-      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
-        FROM knowledge_chunks k, q
-       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-         AND k.id <> ALL(${sql.array(exclude)}::bigint[])
-       LIMIT ${query.candidates})
-    SELECT c.id, c.source_id, c.title, c.url, c.content,
-           ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
-           (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
-      FROM cand c, q
-     ORDER BY score DESC, c.id
-     LIMIT ${query.limit}`;
+/** A question word as ranking used it: its lexeme, rarity and match certainty. */
+export interface RankedTerm {
+  word: string;
+  lexeme: string;
+  /** BM25 inverse document frequency over the bot's chunks: rarer is higher. */
+  idf: number;
+  /** 1 for a word the vocabulary knows; the trigram similarity of a corrected one. */
+  sim: number;
 }
 
-/**
- * The first, most selective full-text tier in one round trip: the question's
- * lexemes under the bot's text-search configuration (stop words dropped, at
- * most `maxLexemes`) and the
- * chunks holding all of them, ranked as `searchChunksFullText` ranks. The
- * lexemes come back for the weaker tiers. One statement instead of two
- * matters on the embedded database, where every round trip queues on one
- * connection before the first token (docs/BENCHMARKS.md).
- */
-export interface AllWordsTier {
-  lexemes: string[];
+export interface RankedSearch {
   hits: ChunkHit[];
+  terms: RankedTerm[];
   /** Whether the bot has ready embedded sources (asked only `withEmbeddedFlag`). */
   botHasEmbeddings: boolean;
 }
 
-export async function searchChunksAllWords(
+/** BM25's term-frequency saturation and length normalisation (the usual values). */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * The statement of `searchChunksRanked`: $1 words, $2 language, $3 bot,
+ * $4 workspace, $5 candidates per term, $6 minimum trigram similarity, $7 title
+ * boost, $8 limit, $9 whether to ask if the bot has embedded sources.
+ */
+const RANKED_SEARCH = `
+    WITH qw AS (
+      SELECT w.word, l.lex
+        FROM unnest($1::text[]) AS w(word),
+             unnest(tsvector_to_array(to_tsvector($2::regconfig, w.word))) AS l(lex)),
+    st AS (
+      SELECT chunks::float8 AS n, greatest(lexemes::float8 / chunks, 1) AS avgdl
+        FROM knowledge_stats WHERE chatbot_id = $3 AND chunks > 0),
+    known AS (
+      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
+        FROM qw q JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = q.lex),
+    unknown AS MATERIALIZED (
+      SELECT q.word, q.lex FROM qw q
+       WHERE length(q.word) >= 4 AND NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+    fuzzy AS (
+      SELECT q.word, m.lexeme, m.df, m.sim
+        FROM unknown q CROSS JOIN LATERAL (
+          SELECT t.lexeme, t.df,
+                 greatest(similarity(t.lexeme, q.lex), similarity(t.lexeme, q.word))::float8 AS sim
+            FROM knowledge_terms t
+           WHERE (t.lexeme % q.lex OR t.lexeme % q.word) AND t.chatbot_id = $3
+           ORDER BY sim DESC, t.df DESC, t.lexeme
+           LIMIT 1) m
+       WHERE m.sim >= $6::float8),
+    terms AS MATERIALIZED (
+      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, qq.quoted,
+             ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
+             qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
+        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy) x CROSS JOIN st,
+             LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
+                                                chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
+       ORDER BY x.lexeme, x.sim DESC),
+    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk FROM terms t),
+    sources AS (
+      SELECT string_agg(quoted, ' | ')::tsquery AS tsq, count(*) * $5::int AS lim
+        FROM ranked WHERE df <= $5::int HAVING count(*) > 0
+      UNION ALL
+      SELECT tsq, $5::int FROM ranked WHERE rk = 1 AND df > $5::int
+      UNION ALL
+      SELECT string_agg(quoted, ' & ')::tsquery, $5::int FROM ranked
+      HAVING count(*) > 1 AND min(df) > $5::int
+      UNION ALL
+      SELECT string_agg(quoted, ' & ')::tsquery, $5::int FROM ranked WHERE rk <= 2
+      HAVING (SELECT count(*) FROM ranked) > 2 AND min(df) > $5::int),
+    -- Only ids and vectors while ranking; the text is read for the winners.
+    cand AS MATERIALIZED (
+      SELECT DISTINCT ON (c.id) c.*
+        FROM sources t CROSS JOIN LATERAL (
+          SELECT k.id, k.tsv
+            FROM knowledge_chunks k
+           WHERE k.tsv @@ t.tsq AND k.workspace_id = $4
+             AND k.chatbot_id = $3
+           LIMIT t.lim) c
+       ORDER BY c.id),
+    hits AS (
+      SELECT c.id,
+             ((SELECT sum(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title
+                                               THEN $7::float8 ELSE 1 END)
+                 FROM terms t WHERE c.tsv @@ t.tsq)
+               * ${K1 + 1}
+               / (1 + ${K1} * (${1 - B} + ${B} * length(c.tsv) / st.avgdl))
+             )::float8 AS score
+        FROM cand c CROSS JOIN st
+       ORDER BY score DESC NULLS LAST, c.id
+       LIMIT $8)
+    SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
+                                              'sim', sim))
+              FROM terms) AS terms,
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
+                       FROM (SELECT k.id, k.source_id, k.title, k.url, k.content, hits.score,
+                                    (SELECT s.title FROM knowledge_sources s
+                                      WHERE s.id = k.source_id) AS source_title
+                               FROM hits JOIN knowledge_chunks k ON k.id = hits.id) h), '[]') AS hits,
+           CASE WHEN $9 THEN EXISTS (
+             SELECT 1 FROM knowledge_sources
+              WHERE workspace_id = $4 AND chatbot_id = $3 AND embedded AND status = 'ready')
+           ELSE false END AS embedded`;
+
+/**
+ * Full-text ranking in one round trip. Each question word becomes its lexemes
+ * under the bot's text-search configuration (stop words drop out); a word the
+ * bot's vocabulary (knowledge_terms, migration 0080) does not know is replaced
+ * by the known lexeme most similar to it by trigrams (pg_trgm), weighted by
+ * that similarity. Candidates are every chunk holding a term found in at most
+ * `perTerm` chunks (one GIN scan for all such terms); only when every term is
+ * more common, at most `perTerm` chunks each holding the rarest term, all the
+ * terms, or the two rarest. A common term gathers no candidates of its own:
+ * its chunks would be an arbitrary few of many, each sharing one common word
+ * with the question, and on a 100,000-chunk base reading them costs more than
+ * the whole search may. Candidates are ranked by
+ * BM25: the sum of the matched terms' rarity (idf), a term found in the
+ * chunk's title or heading path counting `titleBoost` times, normalised by the
+ * chunk's length against the bot's average. Presence, not repetition, is
+ * counted: chunks are short, and a word repeated in one is rarely more
+ * relevant for it.
+ */
+export async function searchChunksRanked(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
   query: {
     language: string;
-    text: string;
-    maxLexemes: number;
+    words: string[];
     limit: number;
-    candidates: number;
+    perTerm: number;
+    minSimilarity: number;
+    titleBoost: number;
     withEmbeddedFlag?: boolean;
   },
-): Promise<AllWordsTier> {
-  const embedded = query.withEmbeddedFlag
-    ? sql`EXISTS (SELECT 1 FROM knowledge_sources
-                   WHERE workspace_id = ${workspaceId} AND chatbot_id = ${chatbotId}
-                     AND embedded AND status = 'ready')`
-    : sql`false`;
-  // Each lexeme quoted for tsquery as retrieve_chunks.ts quotes them: ' and \ doubled.
-  const [row] = await sql<{ lex: string[] | null; hits: ChunkHit[]; embedded: boolean }[]>`
-    WITH lx AS (
-      SELECT (tsvector_to_array(to_tsvector(${query.language}::regconfig, ${query.text})))
-             [1:${query.maxLexemes}] AS lex),
-    q AS (
-      SELECT lex, (SELECT string_agg(chr(39) || replace(replace(l, chr(92), chr(92) || chr(92)),
-                                      chr(39), chr(39) || chr(39)) || chr(39), ' & ')
-                     FROM unnest(lex) l)::tsquery AS tsq
-        FROM lx),
-    cand AS MATERIALIZED (
-      SELECT k.id, k.source_id, k.title, k.url, k.content, k.tsv
-        FROM knowledge_chunks k, q
-       WHERE k.tsv @@ q.tsq AND k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-       LIMIT ${query.candidates}),
-    hits AS (
-      SELECT c.id, c.source_id, c.title, c.url, c.content,
-             ts_rank_cd(c.tsv, q.tsq)::float8 AS score,
-             (SELECT s.title FROM knowledge_sources s WHERE s.id = c.source_id) AS source_title
-        FROM cand c, q
-       ORDER BY score DESC, c.id
-       LIMIT ${query.limit})
-    SELECT (SELECT lex FROM q) AS lex,
-           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM hits h), '[]') AS hits,
-           ${embedded} AS embedded`;
+): Promise<RankedSearch> {
+  // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
+  // An unnamed statement (sql.unsafe, not prepared): planned for each question's
+  // own terms and bot. A cached generic plan cannot see that one bot holds all
+  // 100,000 chunks and intersects the GIN matches with every one of them
+  // through the bot's btree index, many times slower.
+  const [row] = await sql.unsafe<
+    { terms: RankedTerm[] | null; hits: ChunkHit[]; embedded: boolean }[]
+  >(
+    RANKED_SEARCH,
+    [
+      query.words,
+      query.language,
+      chatbotId,
+      workspaceId,
+      query.perTerm,
+      query.minSimilarity,
+      query.titleBoost,
+      query.limit,
+      query.withEmbeddedFlag ?? false,
+    ],
+  );
   return {
-    lexemes: row?.lex ?? [],
+    terms: row?.terms ?? [],
     hits: row?.hits ?? [],
     botHasEmbeddings: row?.embedded ?? false,
   };

@@ -50,6 +50,10 @@ export interface Kv {
   /** Take a lock for `ttlMs`; false when someone else holds it. */
   acquire(key: string, ttlMs: number): Promise<boolean>;
   release(key: string): Promise<void>;
+  /** A short-lived cached value (`cache:` keys); null when absent or expired. */
+  getCached(key: string): Promise<string | null>;
+  /** Cache `value` for `ttlMs`, replacing what was there. */
+  setCached(key: string, value: string, ttlMs: number): Promise<void>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, onMessage: (message: string) => void): Promise<Unsubscribe>;
   ping(): Promise<boolean>;

@@ -24,6 +24,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     }
     return b;
   };
+  const cached = new Map<string, { value: string; expiresAt: number }>();
   const channels = new Map<string, Set<(m: string) => void>>();
 
   const live = (key: string): Entry | undefined => {
@@ -40,6 +41,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     for (const [k, e] of counters) if (e.expiresAt <= t) counters.delete(k);
     for (const [k, until] of locks) if (until <= t) locks.delete(k);
     for (const [k, b] of budgets) if (b.expiresAt <= t) budgets.delete(k);
+    for (const [k, c] of cached) if (c.expiresAt <= t) cached.delete(k);
   }, 60_000);
   Deno.unrefTimer(sweep);
 
@@ -101,6 +103,15 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     },
     release(key) {
       locks.delete(key);
+      return Promise.resolve();
+    },
+    getCached(key) {
+      const c = cached.get(key);
+      if (!c || c.expiresAt <= now()) return Promise.resolve(null);
+      return Promise.resolve(c.value);
+    },
+    setCached(key, value, ttlMs) {
+      cached.set(key, { value, expiresAt: now() + ttlMs });
       return Promise.resolve();
     },
     publish(channel, message) {

@@ -100,6 +100,12 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     async release(key) {
       await client.del(prefix + "lock:" + key);
     },
+    async getCached(key) {
+      return (await client.get(prefix + "cache:" + key)) ?? null;
+    },
+    async setCached(key, value, ttlMs) {
+      await client.set(prefix + "cache:" + key, value, { PX: ttlMs } as never);
+    },
     async publish(channel, message) {
       await client.publish(prefix + channel, message);
     },

@@ -27,6 +27,11 @@ export interface ChatOptions {
   temperature?: number;
   /** Streaming: give up when no chunk arrives for this long. */
   idleTimeoutMs?: number;
+  /**
+   * Structured output (non-streamed calls): the reply is JSON matching this
+   * schema, as OpenAI's `response_format` json_schema asks the model.
+   */
+  responseFormat?: OpenAI.ResponseFormatJSONSchema;
 }
 
 const STALLED_MESSAGE =
@@ -63,6 +68,7 @@ async function once(
     messages,
     max_tokens: opts.maxTokens,
     temperature: opts.temperature,
+    ...(opts.responseFormat ? { response_format: opts.responseFormat } : {}),
   }, { signal: opts.signal });
   return {
     content: res.choices[0]?.message?.content ?? "",

@@ -56,7 +56,14 @@ export function mayDraftEarly(
 
 export function startReplyDraft(
   prepared: Promise<PreparedReply>,
-  input: { bot: ChatbotRow; history: MessageRow[]; question: string; stream: boolean },
+  input: {
+    bot: ChatbotRow;
+    history: MessageRow[];
+    question: string;
+    stream: boolean;
+    /** A suggestion for a human agent (see buildPrompt). */
+    forAgent?: { draft?: string | null };
+  },
 ): ReplyDraft {
   const ac = new AbortController();
   const queued: string[] = [];
@@ -74,6 +81,7 @@ export function startReplyDraft(
       chunks: used,
       history: input.history,
       question: input.question,
+      forAgent: input.forAgent,
     });
     const result = await completeChat(provider.client, input.bot.model, messages, {
       onDelta: input.stream ? onDelta : undefined,

@@ -25,7 +25,8 @@ export type TransitionName =
   | "reopen"
   | "visitorReset"
   | "requestHuman"
-  | "assign";
+  | "assign"
+  | "invite";
 
 export interface TransitionContext {
   now: Date;
@@ -107,6 +108,16 @@ const TABLE: Record<TransitionName, Transition> = {
       return { status: "agent", handoff_state: "human_connected", assigned_user_id: assignee };
     },
   },
+  // An agent's invitation to a visitor whose conversation is open: a human
+  // owns it from now on, so the AI does not talk over the agent.
+  invite: {
+    from: ["bot", "agent"],
+    patch: (row, ctx) => ({
+      status: "agent",
+      handoff_state: "human_connected",
+      assigned_user_id: row.assigned_user_id ?? ctx.actorUserId ?? null,
+    }),
+  },
   requestHuman: {
     from: ["bot", "agent"],
     noop: ["agent"],
@@ -159,5 +170,6 @@ function describe(name: TransitionName): string {
     visitorReset: "be reset",
     requestHuman: "request a human",
     assign: "be assigned",
+    invite: "take an invitation",
   } as const)[name];
 }

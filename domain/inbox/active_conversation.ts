@@ -9,6 +9,7 @@ import type { MessageRole } from "../../db/messages.ts";
 import { dayAndTime, timeOfDay } from "../display_time.ts";
 import { describeDevice } from "../visitors/device_info.ts";
 import { isOnline } from "../visitors/online.ts";
+import { revenueView } from "../assist/record_revenue.ts";
 import { type InboxGroup, inboxGroup, visitorDisplayName, waitingSeconds } from "./inbox_group.ts";
 
 export interface ActiveConversation {
@@ -100,7 +101,7 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
       by: e.actor,
     })),
     tags: d.tags,
-    tag_suggestions: [],
+    tag_suggestions: d.tag_suggestions ?? [],
     visitor: visitorDisplayName(d.visitor_name, d.visitor_id),
     visitor_id: d.visitor_id,
     chatbot: d.chatbot,
@@ -117,7 +118,7 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     device: device.device,
     browser: device.browser,
     os: device.os,
-    country: null,
+    country: visitor?.country ?? null,
     timezone: visitor?.timezone ?? null,
     detected_language: null,
     routed_by: d.routed_by,
@@ -132,13 +133,10 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     prechat: prechatAnswers(d),
     prechat_greeting: prechatGreeting(d.chatbot_branding),
     journey: visitor?.journey ?? [],
-    revenue_cents: null,
-    revenue_amount: null,
-    revenue_currency: null,
-    revenue_label: null,
-    summary: null,
-    summary_at: null,
-    intent: null,
+    ...revenueFields(d),
+    summary: d.summary,
+    summary_at: d.summary_at ? dayAndTime(new Date(d.summary_at), tz) : null,
+    intent: d.intent,
     lead_status: null,
     messages: d.messages.map((m) => ({
       id: m.id,
@@ -154,6 +152,19 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     })),
     watchers: d.watchers,
   };
+}
+
+/** Revenue an agent attributed (POST .../revenue), or nulls. */
+function revenueFields(d: ConversationDetail) {
+  if (d.revenue_cents === null || d.revenue_currency === null) {
+    return {
+      revenue_cents: null,
+      revenue_amount: null,
+      revenue_currency: null,
+      revenue_label: null,
+    };
+  }
+  return revenueView(Number(d.revenue_cents), d.revenue_currency, d.revenue_label);
 }
 
 /** The pre-chat form's answers the visitor gave (name, e-mail, phone), in form order. */

@@ -1,17 +1,25 @@
 /**
- * Hybrid retrieval: full-text and vector candidates fused by reciprocal rank
- * (RRF, k = 60), so a chunk both searches like rises to the top. Without
- * pgvector, embeddings or a provider that offers them, full-text alone.
- * Unrelated chunks stay out: full-text needs a shared lexeme, vector search a
- * minimum cosine similarity.
+ * Retrieval: full-text ranked by BM25 (rare words count more, title and
+ * heading matches boosted, misspellings corrected by trigram similarity; see
+ * db/knowledge.ts `searchChunksRanked`), fused with vector similarity when the
+ * bot has embeddings, then spread over sources so one document cannot fill
+ * the prompt. Design and figures: docs/answering.md, docs/BENCHMARKS.md.
+ *
+ * The fusion is score-aware and cannot hurt: a chunk's full-text score,
+ * relative to the best one, counts fully, its vector similarity only up to
+ * VECTOR_WEIGHT. A strong full-text match therefore stays ahead of every
+ * chunk that only the vectors found, however poor the embeddings (the test
+ * stub's word hashes); vectors decide among weak matches and supply chunks
+ * that share no word with the question. Unrelated chunks stay out: full-text
+ * needs a shared (or nearly shared) word, vector search a minimum cosine
+ * similarity.
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import {
-  type AllWordsTier,
   type ChunkHit,
-  searchChunksAllWords,
-  searchChunksFullText,
+  type RankedSearch,
+  searchChunksRanked,
   searchChunksVector,
 } from "../../db/knowledge.ts";
 import { embedTexts } from "../ai/embed_texts.ts";
@@ -26,16 +34,30 @@ export interface RetrievedChunk {
   title: string;
   url: string | null;
   content: string;
-  /** Fused RRF score: higher is better. */
+  /** Fused score: higher is better. */
   score: number;
 }
 
-const RRF_K = 60;
-const CANDIDATES = 20;
-/** Matches ranked per full-text tier (bounds the cost on large knowledge bases). */
-const TIER_CANDIDATES = 100;
-/** Question words considered; more add little and multiply the pairs. */
-const MAX_LEXEMES = 8;
+/** Chunks offered to the prompt, best first; the prompt takes what fits its budget. */
+const OFFERED = 30;
+/** Ranked full-text and vector candidates fetched before fusion and diversity. */
+const CANDIDATES = 40;
+/** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
+const PER_TERM = 100;
+/** Question words considered; more add little and cost a lookup each. */
+const MAX_WORDS = 16;
+/** A term found in the chunk's title or heading path counts this many times. */
+const TITLE_BOOST = 2;
+/** Below this trigram similarity a misspelled word is not corrected. */
+const MIN_TRIGRAM_SIMILARITY = 0.3;
+/** Bonus (times the term's idf) when the question's word appears as written, not only its stem. */
+const EXACT_BONUS = 0.15;
+/** What the best vector similarity can add to a full-text score normalised to 1. */
+const VECTOR_WEIGHT = 0.5;
+/** Each further chunk of a source already chosen counts this much less. */
+const SOURCE_DECAY = 0.85;
+/** Chunks scoring below this share of the best are left out: noise, not knowledge. */
+const MIN_RELATIVE_SCORE = 0.1;
 /** Below this cosine similarity a chunk is treated as unrelated. */
 export const MIN_SIMILARITY = 0.35;
 
@@ -53,65 +75,56 @@ export async function retrieveChunks(
     provider?: ProviderClient | null | Promise<ProviderClient | null>;
   },
 ): Promise<RetrievedChunk[]> {
-  const limit = input.limit ?? 6;
-  // Whether the bot has embedded knowledge comes with the first full-text
-  // tier (one round trip, not two); only then is the question embedded.
+  const limit = input.limit ?? OFFERED;
+  // Whether the bot has embedded knowledge comes with the full-text search
+  // (one round trip, not two); only then is the question embedded.
   const withVector = deps.db.vector && input.provider !== undefined && input.provider !== null;
-  const first = searchChunksAllWords(deps.sql, input.workspaceId, input.bot.id, {
-    language: input.bot.language,
-    text: input.query,
-    maxLexemes: MAX_LEXEMES,
-    limit: CANDIDATES,
-    candidates: TIER_CANDIDATES,
-    withEmbeddedFlag: withVector,
-  });
+  const words = questionWords(input.query);
+  const ranked = words.length
+    ? searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, {
+      language: input.bot.language,
+      words,
+      limit: CANDIDATES,
+      perTerm: PER_TERM,
+      minSimilarity: MIN_TRIGRAM_SIMILARITY,
+      titleBoost: TITLE_BOOST,
+      withEmbeddedFlag: withVector,
+    })
+    : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
   const [text, vector] = await Promise.all([
-    fullTextCandidates(deps, input, limit, first),
-    withVector ? vectorCandidates(deps, input, first.then((f) => f.botHasEmbeddings)) : [],
+    ranked.then(exactFormBonus),
+    withVector ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings)) : [],
   ]);
-  return fuse([text, vector]).slice(0, limit);
+  return diversify(fuse(text, vector)).slice(0, limit);
+}
+
+/** The question's distinct words, lower-cased, as typed (the database stems them). */
+export function questionWords(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? [];
+  const cleaned = words.map((w) => w.replace(/[.'’_-]+$/u, "")).filter((w) => w.length > 0);
+  return [...new Set(cleaned)].slice(0, MAX_WORDS);
 }
 
 /**
- * Full-text in tiers, most selective first: chunks holding every word of the
- * question, then any two of its words, then any one. Each tier ranks at most
- * TIER_CANDIDATES matches, so a common word cannot make a question rank a
- * whole 100,000-chunk knowledge base; a weaker tier runs only while fewer
- * than `enough` chunks were found.
+ * Stemming merges forms ("backed" and "back"): a chunk that holds the word as
+ * the visitor wrote it gains a little over one that only shares the stem.
  */
-async function fullTextCandidates(
-  deps: RetrieveDeps,
-  input: { workspaceId: number; bot: Pick<ChatbotRow, "id" | "language">; query: string },
-  enough: number,
-  allWords: Promise<AllWordsTier>,
-): Promise<ChunkHit[]> {
-  // The all-words tier came back with the question's lexemes in one round trip.
-  const { hits, lexemes } = await allWords;
-  if (hits.length >= enough || lexemes.length < 2) return hits;
-  const quoted = lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`);
-  const tiers: string[] = [];
-  if (quoted.length > 2) tiers.push(pairs(quoted).join(" | "));
-  tiers.push(quoted.join(" | "));
-  for (const tsquery of tiers) {
-    const found = await searchChunksFullText(deps.sql, input.workspaceId, input.bot.id, {
-      tsquery,
-      limit: CANDIDATES - hits.length,
-      candidates: TIER_CANDIDATES,
-      excludeIds: hits.map((h) => h.id),
-    });
-    hits.push(...found);
-    // Enough strong matches: weaker tiers would only add noise (and cost).
-    if (hits.length >= enough) break;
-  }
-  return hits;
+function exactFormBonus(search: RankedSearch): ChunkHit[] {
+  const exact = search.terms.filter((t) => t.sim === 1);
+  if (!exact.length) return search.hits;
+  const patterns = exact.map((t) => ({
+    idf: t.idf,
+    re: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(t.word)}(?![\\p{L}\\p{N}])`, "u"),
+  }));
+  return search.hits.map((h) => {
+    const text = `${h.title}\n${h.content}`.toLowerCase();
+    const bonus = patterns.reduce((sum, p) => sum + (p.re.test(text) ? p.idf : 0), 0);
+    return { ...h, score: h.score + EXACT_BONUS * bonus };
+  }).sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
-function pairs(terms: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < terms.length; i++) {
-    for (let j = i + 1; j < terms.length; j++) out.push(`(${terms[i]} & ${terms[j]})`);
-  }
-  return out;
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 async function vectorCandidates(
@@ -142,26 +155,59 @@ async function vectorCandidates(
   }
 }
 
-/** Reciprocal rank fusion of ranked lists. */
-export function fuse(lists: ChunkHit[][]): RetrievedChunk[] {
+/**
+ * Score-aware fusion of the full-text list (BM25 scores) and the vector list
+ * (cosine similarities): full-text relative to its best hit (0..1) plus
+ * VECTOR_WEIGHT times the similarity rescaled from MIN_SIMILARITY..1 to 0..1.
+ * Chunks far below the best are dropped.
+ */
+export function fuse(text: ChunkHit[], vector: ChunkHit[]): RetrievedChunk[] {
   const byId = new Map<number, RetrievedChunk>();
-  for (const list of lists) {
-    list.forEach((hit, rank) => {
-      const add = 1 / (RRF_K + rank + 1);
-      const seen = byId.get(hit.id);
-      if (seen) seen.score += add;
-      else {
-        byId.set(hit.id, {
-          id: hit.id,
-          sourceId: hit.source_id,
-          sourceTitle: hit.source_title,
-          title: hit.title,
-          url: hit.url,
-          content: hit.content,
-          score: add,
-        });
-      }
-    });
+  const add = (hit: ChunkHit, score: number) => {
+    const seen = byId.get(hit.id);
+    if (seen) seen.score += score;
+    else {
+      byId.set(hit.id, {
+        id: hit.id,
+        sourceId: hit.source_id,
+        sourceTitle: hit.source_title,
+        title: hit.title,
+        url: hit.url,
+        content: hit.content,
+        score,
+      });
+    }
+  };
+  const best = Math.max(0, ...text.map((h) => h.score));
+  if (best > 0) { for (const h of text) add(h, h.score / best); }
+  for (const h of vector) {
+    add(h, VECTOR_WEIGHT * Math.max(0, (h.score - MIN_SIMILARITY) / (1 - MIN_SIMILARITY)));
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score || a.id - b.id);
+  const all = [...byId.values()];
+  const top = Math.max(0, ...all.map((c) => c.score));
+  return all.filter((c) => c.score > 0 && c.score >= top * MIN_RELATIVE_SCORE)
+    .sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/**
+ * Reorder so that no source takes the whole prompt: each chunk's score is
+ * discounted by SOURCE_DECAY for every chunk of its source already placed
+ * before it. Scores keep their fused values.
+ */
+export function diversify(chunks: RetrievedChunk[]): RetrievedChunk[] {
+  const left = [...chunks];
+  const placed = new Map<number, number>();
+  const out: RetrievedChunk[] = [];
+  while (left.length) {
+    let bestAt = 0;
+    let bestScore = -Infinity;
+    left.forEach((c, i) => {
+      const s = c.score * SOURCE_DECAY ** (placed.get(c.sourceId) ?? 0);
+      if (s > bestScore) [bestAt, bestScore] = [i, s];
+    });
+    const [chosen] = left.splice(bestAt, 1);
+    out.push(chosen!);
+    placed.set(chosen!.sourceId, (placed.get(chosen!.sourceId) ?? 0) + 1);
+  }
+  return out;
 }

@@ -17,7 +17,7 @@ import {
   setSourceStatus,
   sourceBotProvider,
 } from "../../db/knowledge.ts";
-import { chunkText } from "./chunk_text.ts";
+import { chunkText, chunkTitle } from "./chunk_text.ts";
 import { NotFound } from "../errors.ts";
 import { EmbeddingsUnsupported, embedTexts } from "../ai/embed_texts.ts";
 import { findProviderClient } from "../ai/provider_client.ts";
@@ -107,7 +107,7 @@ function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
   }
   return chunkText(source.content ?? "").map((c, i) => ({
     ordinal: i,
-    title: c.heading ? `${source.title} — ${c.heading}` : source.title,
+    title: chunkTitle(source.title, c.path),
     url: source.source_url,
     content: c.content,
   }));

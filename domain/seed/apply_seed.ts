@@ -18,6 +18,8 @@ import { decryptText, encryptText, randomSecret, sha256Hex } from "../auth/secre
 import { sealIdentitySecret } from "../auth/identity_secret.ts";
 import { TOKEN_LIFETIME_MS } from "../auth/tokens.ts";
 import { trainSource } from "../knowledge/train_source.ts";
+import { linkIntegration } from "../customer_context/integration_credentials.ts";
+import { listIntegrations } from "../../db/workspace_integrations.ts";
 import { Invalid } from "../errors.ts";
 import { type Seed, seedSchema, type SeedWorkspace } from "./seed_schema.ts";
 
@@ -134,6 +136,8 @@ async function seedWorkspace(
     );
   }
 
+  await seedIntegrations(tx, deps, wid, ws.integrations);
+
   const toTrain: { sourceId: number; language: string }[] = [];
   for (const b of ws.chatbots) {
     const bot = await bots.upsertChatbot(tx, wid, {
@@ -183,6 +187,39 @@ async function seedWorkspace(
     });
   }
   return { workspaceId: wid, toTrain };
+}
+
+/** Link the seed's services; an unchanged credential and shop are left as stored. */
+async function seedIntegrations(
+  tx: Tx,
+  deps: SeedDeps,
+  workspaceId: number,
+  integrations: SeedWorkspace["integrations"],
+): Promise<void> {
+  const wanted = [
+    integrations.storefront && {
+      service: "storefront" as const,
+      shop: integrations.storefront.shop,
+      credential: integrations.storefront.access_token,
+    },
+    integrations.billing && {
+      service: "billing" as const,
+      shop: null,
+      credential: integrations.billing.secret_key,
+    },
+  ].filter((w) => w !== undefined);
+  if (wanted.length === 0) return;
+  const stored = await listIntegrations(tx, workspaceId);
+  for (const w of wanted) {
+    const row = stored.find((r) => r.service === w.service);
+    if (
+      row && (row.account ?? null) === (w.shop?.trim().toLowerCase() ?? null) &&
+      await decryptText(deps.appKey, row.ciphertext).catch(() => null) === w.credential
+    ) {
+      continue;
+    }
+    await linkIntegration(tx, deps.appKey, workspaceId, w);
+  }
 }
 
 async function seedToken(

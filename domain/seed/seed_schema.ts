@@ -57,6 +57,14 @@ const workspace = z.object({
   )
     .default([]),
   chatbots: z.array(chatbot).default([]),
+  /** Customer context (docs/seeding.md): a Shopify store and a Stripe account. */
+  integrations: z.object({
+    storefront: z.object({
+      shop: z.string().min(1).max(255),
+      access_token: z.string().min(1).max(300),
+    }).optional(),
+    billing: z.object({ secret_key: z.string().min(1).max(300) }).optional(),
+  }).default({}),
   tags: z.array(z.object({ name: z.string().min(1), color: z.string().default("#6b7280") }))
     .default(
       [],

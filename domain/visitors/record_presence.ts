@@ -6,6 +6,7 @@
 import type { AppDeps } from "../../app/deps.ts";
 import { recordPresence, type VisitorRow } from "../../db/visitors.ts";
 import { publishEvent } from "../events.ts";
+import { VISITOR_ONLINE_SECONDS } from "./online.ts";
 
 /** Journey entries kept per visitor: the recent path matters, the full history does not. */
 export const JOURNEY_LIMIT = 50;
@@ -21,6 +22,7 @@ export interface PresenceReport {
   locale?: string;
   timezone?: string;
   chatOpen: boolean;
+  country?: string | null;
 }
 
 export async function recordVisitorPresence(
@@ -40,6 +42,8 @@ export async function recordVisitorPresence(
     chatOpen: report.chatOpen,
     now,
     journeyLimit: JOURNEY_LIMIT,
+    country: report.country ?? null,
+    visitGapSeconds: VISITOR_ONLINE_SECONDS,
   });
   await publishEvent(deps, {
     type: "visitor.seen",

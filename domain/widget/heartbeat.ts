@@ -22,6 +22,8 @@ export interface HeartbeatInput {
   locale?: string;
   timezone?: string;
   userAgent: string | null;
+  /** From a trusted proxy's geo header (routers/doors/client_country.ts). */
+  country?: string | null;
 }
 
 export interface HeartbeatResult {
@@ -62,6 +64,7 @@ export async function heartbeat(
     locale: input.locale,
     timezone: input.timezone,
     chatOpen: input.chatOpen,
+    country: input.country,
   });
   const messages = conv
     ? await takeUndeliveredAgentMessages(deps.sql, bot.workspace_id, conv.id, deps.clock())

@@ -17,6 +17,9 @@ import { attachTag, canned, cannedUsed, detachTag, tags } from "./catalogue.ts";
 import { broadcastingAuth } from "./broadcasting.ts";
 import { pushSubscribe, pushVapid } from "./push.ts";
 import { notificationPreferences, updatePreferences } from "./notification_preferences.ts";
+import { revenue, suggest, suggestionOutcome, summary } from "./assist.ts";
+import { invite, visitors } from "./live_visitors.ts";
+import { customerContext } from "./customer_context.ts";
 
 export const agentRouter = router({
   login,
@@ -44,4 +47,11 @@ export const agentRouter = router({
   pushSubscribe,
   notificationPreferences,
   updatePreferences,
+  suggest,
+  suggestionOutcome,
+  summary,
+  revenue,
+  visitors,
+  invite,
+  customerContext,
 });

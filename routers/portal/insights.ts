@@ -29,6 +29,21 @@ export const analytics = portalProcedure
       tokens: z.int(),
       cost: z.number(),
       messages_used: z.int(),
+      suggestions: z.array(z.object({
+        chatbot: z.string(),
+        name: z.string(),
+        suggested: z.int(),
+        inserted: z.int(),
+        edited: z.int(),
+        dismissed: z.int(),
+        acceptance_rate: z.number().nullable(),
+      })),
+      revenue: z.array(z.object({
+        currency: z.string(),
+        amount: z.number(),
+        cents: z.int(),
+        conversations: z.int(),
+      })),
     }),
   }))
   .query(async ({ ctx }) => ({

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { publicProcedure } from "../trpc.ts";
 import { loadWidgetBot } from "../../domain/widget/load_widget_bot.ts";
 import { heartbeat } from "../../domain/widget/heartbeat.ts";
+import { clientCountry } from "../doors/client_country.ts";
 import {
   conversationIdField,
   conversationStateSchema,
@@ -49,5 +50,6 @@ export const widgetHeartbeat = publicProcedure
       locale: input.locale,
       timezone: input.timezone,
       userAgent: ctx.req.headers.get("user-agent"),
+      country: clientCountry(ctx.req, ctx.deps.config.trustedProxies),
     });
   });

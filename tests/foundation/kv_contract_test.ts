@@ -98,6 +98,16 @@ for (const impl of implementations) {
           },
         );
 
+        await t.step("a cached value is read back until it expires", async () => {
+          assertEquals(await kv.getCached("k1"), null);
+          await kv.setCached("k1", '{"a":1}', 150);
+          assertEquals(await kv.getCached("k1"), '{"a":1}');
+          await kv.setCached("k1", "second", 150);
+          assertEquals(await kv.getCached("k1"), "second");
+          await sleep(250);
+          assertEquals(await kv.getCached("k1"), null);
+        });
+
         await t.step("a lock is exclusive until released or expired", async () => {
           assertEquals(await kv.acquire("l1", 10_000), true);
           assertEquals(await kv.acquire("l1", 10_000), false);

@@ -1,7 +1,9 @@
 /**
  * A small OpenAI-compatible provider for tests: chat completions (streaming
- * and not, with usage), embeddings, and failure modes. Tests reach it through
- * AI_BASE_URL and read back what the server sent in `requests`.
+ * and not, with usage), structured output (`response_format` json_schema: the
+ * answer is a JSON object that fits the schema), embeddings, and failure
+ * modes. Tests reach it through AI_BASE_URL and read back what the server
+ * sent in `requests`.
  */
 
 export type FakeMode =
@@ -25,6 +27,17 @@ export interface ChatRequestRecord {
   stream: boolean;
   messages: { role: string; content: string }[];
   authorization: string | null;
+  /** The request's `response_format`, when it asked for structured output. */
+  responseFormat: { type: string; json_schema?: { name: string; schema: JsonSchema } } | null;
+}
+
+/** The subset of JSON Schema that structured output uses. */
+export interface JsonSchema {
+  type?: string;
+  enum?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  maxItems?: number;
 }
 
 export interface FakeAi {
@@ -33,6 +46,11 @@ export interface FakeAi {
   mode: FakeMode;
   /** Reply text, or a function of the request. */
   reply: string | ((req: ChatRequestRecord) => string);
+  /**
+   * The object a structured-output request gets (serialised as the reply's
+   * content); by default one built from the schema (`fromSchema`).
+   */
+  structured: ((req: ChatRequestRecord) => unknown) | null;
   /** Delay before the first byte, ms. */
   latencyMs: number;
   /** Delay between streamed chunks, ms. */
@@ -41,6 +59,8 @@ export interface FakeAi {
   embeddings: boolean;
   /** Finer control of /embeddings; `missing` is what `embeddings: false` does. */
   embeddingsMode: EmbeddingsMode;
+  /** The vector of a text; `fakeEmbedding` (word hashes) unless a test sets its own. */
+  embed: (text: string) => number[];
   requests: ChatRequestRecord[];
   embeddingRequests: number;
   /** Streams cancelled by the client before they finished. */
@@ -62,20 +82,56 @@ export function fakeEmbedding(text: string): number[] {
   return v.map((x) => x / norm);
 }
 
+/**
+ * An instance of a structured-output schema, as a model would fill it: the
+ * first allowed value of each enum, one item per array, `fake <field>` for text.
+ */
+export function fromSchema(schema: JsonSchema, field = "value"): unknown {
+  if (schema.enum?.length) return schema.enum[0];
+  switch (schema.type) {
+    case "object":
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([k, v]) => [k, fromSchema(v, k)]),
+      );
+    case "array":
+      return schema.maxItems === 0 || !schema.items ? [] : [fromSchema(schema.items, field)];
+    case "number":
+      return 0.9;
+    case "integer":
+      return 1;
+    case "boolean":
+      return true;
+    default:
+      return `fake ${field}`;
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startFakeAi(
   init: Partial<
-    Pick<FakeAi, "mode" | "reply" | "latencyMs" | "chunkDelayMs" | "embeddings" | "embeddingsMode">
+    Pick<
+      FakeAi,
+      | "mode"
+      | "reply"
+      | "structured"
+      | "latencyMs"
+      | "chunkDelayMs"
+      | "embeddings"
+      | "embeddingsMode"
+      | "embed"
+    >
   > = {},
 ): FakeAi {
   const state: Omit<FakeAi, "baseUrl" | "close"> = {
     mode: "ok",
     reply: "This is the fake answer.",
+    structured: null,
     latencyMs: 0,
     chunkDelayMs: 0,
     embeddings: true,
     embeddingsMode: "ok",
+    embed: fakeEmbedding,
     requests: [],
     embeddingRequests: 0,
     aborted: 0,
@@ -110,7 +166,7 @@ export function startFakeAi(
           data: inputs.map((t, i) => ({
             object: "embedding",
             index: i,
-            embedding: fakeEmbedding(t),
+            embedding: state.embed(t),
           })),
           usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
         });
@@ -123,6 +179,7 @@ export function startFakeAi(
         stream: Boolean(body.stream),
         messages: body.messages ?? [],
         authorization: req.headers.get("authorization"),
+        responseFormat: body.response_format ?? null,
       };
       state.requests.push(record);
       if (state.mode === "unauthorized") {
@@ -148,7 +205,14 @@ export function startFakeAi(
         return new Response("late");
       }
       if (state.latencyMs) await sleep(state.latencyMs);
-      const text = typeof state.reply === "function" ? state.reply(record) : state.reply;
+      const schema = record.responseFormat?.type === "json_schema"
+        ? record.responseFormat.json_schema?.schema
+        : undefined;
+      const text = schema
+        ? JSON.stringify(state.structured ? state.structured(record) : fromSchema(schema))
+        : typeof state.reply === "function"
+        ? state.reply(record)
+        : state.reply;
       const promptTokens = record.messages.reduce((n, m) => n + Math.ceil(m.content.length / 4), 0);
       const completionTokens = Math.max(1, Math.ceil(text.length / 4));
       const usage = {

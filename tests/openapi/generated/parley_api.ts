@@ -842,6 +842,159 @@ export interface paths {
         patch: operations["agentUpdatePreferences"];
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reply drafted from the bot's knowledge and the conversation (one AI call)
+         * @description `suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced.
+         *
+         *     Requires the `handle-conversations` permission.
+         *
+         *     Rate limit: 30 requests per 60 s per user.
+         */
+        post: operations["agentSuggest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/suggestion/{suggestion}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what the agent did with a suggestion
+         * @description Requires the `handle-conversations` permission.
+         *
+         *     Rate limit: 60 requests per 60 s per user.
+         */
+        post: operations["agentSuggestionOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summarise the conversation, with intent and catalogue tag suggestions
+         * @description One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure).
+         *
+         *     Requires the `handle-conversations` permission.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["agentSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attribute revenue to the conversation (replaces an earlier figure)
+         * @description `amount` in whole currency units, stored exactly as integer minor units of the ISO 4217 `currency`.
+         *
+         *     Requires the `handle-conversations` permission.
+         */
+        post: operations["agentRevenue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/visitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everyone browsing the workspace's sites now, chat opened or not
+         * @description Visitors whose widget sent a heartbeat in the last `timeout_seconds` (45), most recent first; refresh every `poll_seconds`.
+         */
+        get: operations["agentVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/visitors/{visitor}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a human-managed chat with a visitor who is browsing now
+         * @description 201 with a new human-owned conversation, 200 when the visitor's open conversation is used. 404: empty id after truncation to 100 characters, or a visitor never seen here; 409: the visitor has left; 422: no active bot; 500: nothing saved, retry is safe.
+         *
+         *     Requires the `handle-conversations` permission.
+         *
+         *     Rate limit: 30 requests per 60 s per user.
+         */
+        post: operations["agentInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/customer-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders and subscriptions of the visitor's e-mail from the linked services */
+        get: operations["agentCustomerContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -2642,7 +2795,26 @@ export interface operations {
                      *         },
                      *         "tokens": 1,
                      *         "cost": 1.5,
-                     *         "messages_used": 1
+                     *         "messages_used": 1,
+                     *         "suggestions": [
+                     *           {
+                     *             "chatbot": "chatbot",
+                     *             "name": "Acme Support",
+                     *             "suggested": 1,
+                     *             "inserted": 1,
+                     *             "edited": 1,
+                     *             "dismissed": 1,
+                     *             "acceptance_rate": 1.5
+                     *           }
+                     *         ],
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "amount": 1.5,
+                     *             "cents": 1,
+                     *             "conversations": 1
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -2661,6 +2833,21 @@ export interface operations {
                             tokens: number;
                             cost: number;
                             messages_used: number;
+                            suggestions: {
+                                chatbot: string;
+                                name: string;
+                                suggested: number;
+                                inserted: number;
+                                edited: number;
+                                dismissed: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            revenue: {
+                                currency: string;
+                                amount: number;
+                                cents: number;
+                                conversations: number;
+                            }[];
                         };
                     };
                 };
@@ -4668,6 +4855,499 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentSuggest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "draft": "yes returns ok within a month"
+                 *     }
+                 */
+                "application/json": {
+                    draft?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "suggestion": "suggestion"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        suggestion: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ProviderFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentSuggestionOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                suggestion: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "outcome": "generated"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "generated" | "inserted" | "edited" | "dismissed";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "outcome": "generated"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        outcome: "generated" | "inserted" | "edited" | "dismissed";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summary": "summary",
+                     *       "summary_at": "2026-11-21T07:06:17.123000Z",
+                     *       "intent": "intent",
+                     *       "tag_suggestions": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "confidence": 1.5,
+                     *           "reason": "reason"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        summary: string;
+                        summary_at: string;
+                        intent: string | null;
+                        tag_suggestions: {
+                            id: number;
+                            name: string;
+                            confidence: number;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentRevenue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 49.9,
+                 *       "currency": "EUR",
+                 *       "label": "Upsell: annual plan"
+                 *     }
+                 */
+                "application/json": {
+                    amount: number;
+                    currency: string;
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "revenue_cents": 1,
+                     *       "revenue_amount": 1.5,
+                     *       "revenue_currency": "revenue currency",
+                     *       "revenue_label": "revenue label"
+                     *     }
+                     */
+                    "application/json": {
+                        revenue_cents: number;
+                        revenue_amount: number;
+                        revenue_currency: string;
+                        revenue_label: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentVisitors: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Clamped to 1..200.
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "poll_seconds": 1,
+                     *       "timeout_seconds": 1,
+                     *       "visitors": [
+                     *         {
+                     *           "id": "id",
+                     *           "chatbot": {
+                     *             "public_key": "demo-bot",
+                     *             "name": "Acme Support"
+                     *           },
+                     *           "page": "page",
+                     *           "page_title": "Pricing",
+                     *           "page_views": 1,
+                     *           "time_on_site_seconds": 1,
+                     *           "device": "device",
+                     *           "browser": "browser",
+                     *           "os": "os",
+                     *           "country": "country",
+                     *           "chat_open": true,
+                     *           "has_conversation": true,
+                     *           "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *           "last_seen_seconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
+                        poll_seconds: number;
+                        timeout_seconds: number;
+                        visitors: {
+                            id: string;
+                            chatbot: {
+                                public_key: string;
+                                name: string;
+                            };
+                            page: string | null;
+                            page_title: string | null;
+                            page_views: number;
+                            time_on_site_seconds: number;
+                            device: string | null;
+                            browser: string | null;
+                            os: string | null;
+                            country: string | null;
+                            chat_open: boolean;
+                            has_conversation: boolean;
+                            conversation_id: string | null;
+                            last_seen_seconds: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example visitor */
+                visitor: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Hi! Can I help you with pricing?"
+                 *     }
+                 */
+                "application/json": {
+                    message: string;
+                    chatbot_id?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *       "created": true,
+                     *       "delivery_within_seconds": 1,
+                     *       "message": {
+                     *         "id": 1,
+                     *         "role": "visitor",
+                     *         "content": "Orders ship within two working days.",
+                     *         "at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        conversation_id: string;
+                        created: boolean;
+                        delivery_within_seconds: number;
+                        message: {
+                            id: number;
+                            /** @enum {string} */
+                            role: "visitor" | "assistant" | "agent";
+                            content: string;
+                            at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *       "created": true,
+                     *       "delivery_within_seconds": 1,
+                     *       "message": {
+                     *         "id": 1,
+                     *         "role": "visitor",
+                     *         "content": "Orders ship within two working days.",
+                     *         "at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        conversation_id: string;
+                        created: boolean;
+                        delivery_within_seconds: number;
+                        message: {
+                            id: number;
+                            /** @enum {string} */
+                            role: "visitor" | "assistant" | "agent";
+                            content: string;
+                            at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentCustomerContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "owner@example.com",
+                     *       "storefront": {
+                     *         "connected": true,
+                     *         "orders": [
+                     *           {
+                     *             "name": "Acme Support",
+                     *             "total": "total",
+                     *             "financial_status": "financial status",
+                     *             "fulfillment_status": "fulfillment status",
+                     *             "created_at": "2026-11-21T07:06:17.123000Z",
+                     *             "url": "https://example.com/help"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "billing": {
+                     *         "connected": true,
+                     *         "data": {
+                     *           "found": false
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        email: string | null;
+                        storefront: {
+                            connected: boolean;
+                            orders: {
+                                name: string;
+                                total: string;
+                                financial_status: string | null;
+                                fulfillment_status: string | null;
+                                created_at: string;
+                                url: string;
+                            }[];
+                        };
+                        billing: {
+                            connected: boolean;
+                            data: ({
+                                /** @constant */
+                                found: false;
+                            } | {
+                                /** @constant */
+                                found: true;
+                                customer: {
+                                    name: string | null;
+                                    email: string | null;
+                                };
+                                subscriptions: {
+                                    status: string;
+                                    plan: string | null;
+                                    amount: string | null;
+                                    renews: string | null;
+                                }[];
+                            }) | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -1,0 +1,32 @@
+/**
+ * The fetch the customer-context clients (Shopify, Stripe) are given: every
+ * URL passes the one address policy (domain/crawl/address_policy.ts) before
+ * it is called, redirects are not followed, and each call has a deadline. A
+ * configured base URL (tests' fake servers, a proxy) replaces the origin the
+ * library chose, keeping its path and query.
+ */
+import { type AddressPolicy, assertAddressAllowed } from "../crawl/address_policy.ts";
+
+export interface GuardOptions {
+  policy: AddressPolicy;
+  timeoutMs: number;
+  /** Origin to call instead of the library's (`http://127.0.0.1:8001`), or null. */
+  baseUrl?: string | null;
+}
+
+export function guardedFetch(opts: GuardOptions): typeof fetch {
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request ? input : null;
+    let url = new URL(request ? request.url : String(input));
+    if (opts.baseUrl) {
+      const base = new URL(opts.baseUrl);
+      url = new URL(url.pathname + url.search, base);
+    }
+    await assertAddressAllowed(url, opts.policy);
+    const deadline = AbortSignal.timeout(opts.timeoutMs);
+    const callerSignal = init?.signal ?? request?.signal;
+    const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
+    if (request) return await fetch(new Request(url, request), { redirect: "manual", signal });
+    return await fetch(url, { ...init, redirect: "manual", signal });
+  };
+}
