@@ -79,7 +79,24 @@ export class InboxApp {
         void o.client.agent.cannedUsed.mutate({ canned: c.id }).catch(() => {});
       },
       onTyping: (typing) => this.#live?.typing(typing, this.#o.session.user.name),
-      onSuggest: null,
+      onSuggest: async (draft) => {
+        const conversation = this.#openId;
+        if (!conversation) return null;
+        try {
+          const r = await this.#c.suggest.mutate({
+            conversation,
+            ...(draft.trim() ? { draft } : {}),
+          });
+          if (!r.suggestion) this.#say("The AI has no suggestion for this conversation.");
+          return r.suggestion ? { id: r.id, text: r.suggestion } : null;
+        } catch (err) {
+          this.#failed(err);
+          return null;
+        }
+      },
+      onSuggestionOutcome: (id, outcome) => {
+        void this.#c.suggestionOutcome.mutate({ suggestion: id, outcome }).catch(() => {});
+      },
     });
     this.#conv = new ConversationView(this.#composer.root, (a) => void this.#act(a));
     this.#visitor = new VisitorView({

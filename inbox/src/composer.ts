@@ -15,8 +15,10 @@ export interface ComposerHandlers {
   onCannedUsed(canned: CannedReply): void;
   /** The agent is (or stopped) typing a reply; called at most every few seconds. */
   onTyping(typing: boolean): void;
-  /** Asks the AI for a suggested reply; null when that service is not offered. */
-  onSuggest: (() => Promise<string | null>) | null;
+  /** Asks the AI for a suggested reply (given the draft); null when that service is not offered. */
+  onSuggest: ((draft: string) => Promise<{ id: number; text: string } | null>) | null;
+  /** What became of a suggestion: sent as it was, sent edited, or dropped. */
+  onSuggestionOutcome(id: number, outcome: "inserted" | "edited" | "dismissed"): void;
 }
 
 export class Composer {
@@ -30,6 +32,7 @@ export class Composer {
   #matches: CannedReply[] = [];
   #pick = 0;
   #pending: { text: string; clientId: string } | null = null;
+  #suggestion: { id: number; text: string } | null = null;
   #sending = false;
   #typingSent = 0;
   #typingStop: ReturnType<typeof setTimeout> | null = null;
@@ -120,6 +123,7 @@ export class Composer {
 
   /** A new conversation was opened: the draft belongs to the old one. */
   reset(): void {
+    this.#settleSuggestion(null);
     this.#stopTyping();
     this.#input.value = "";
     this.#pending = null;
@@ -155,6 +159,7 @@ export class Composer {
     this.#send.disabled = true;
     try {
       const ok = await this.handlers.onSend(this.#mode, text, this.#pending.clientId);
+      if (ok && this.#mode === "reply") this.#settleSuggestion(text);
       if (ok && this.#input.value === text) {
         this.#input.value = "";
         this.#pending = null;
@@ -231,11 +236,24 @@ export class Composer {
   }
 
   async #suggest(): Promise<void> {
-    const text = await this.handlers.onSuggest?.();
-    if (text) {
+    const got = await this.handlers.onSuggest?.(this.#input.value);
+    if (got?.text) {
+      this.#settleSuggestion(null);
+      this.#suggestion = got;
       this.setMode("reply");
-      this.#input.value = text;
+      this.#input.value = got.text;
       this.#input.focus();
     }
+  }
+
+  /** Reports the open suggestion's fate: `sent` the reply text, null when it was dropped. */
+  #settleSuggestion(sent: string | null): void {
+    const s = this.#suggestion;
+    if (!s) return;
+    this.#suggestion = null;
+    this.handlers.onSuggestionOutcome(
+      s.id,
+      sent === null ? "dismissed" : sent === s.text ? "inserted" : "edited",
+    );
   }
 }

@@ -256,6 +256,28 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
       await amy.screenshot({ path: new URL("inbox-desktop.png", OUTPUT).pathname });
     });
 
+    await t.step(
+      "the AI suggests an answer to the last visitor message; the agent sends it",
+      async () => {
+        await amy.locator("button.suggest").click();
+        const composer = amy.locator("textarea.composer-input");
+        const status = amy.locator("p.status");
+        await waitUntil(
+          async () => (await composer.inputValue()).length > 0 || (await status.innerText()) !== "",
+          "the suggestion",
+        );
+        assertEquals(await status.innerText(), "");
+        assertEquals(await composer.getAttribute("aria-label"), "Reply");
+        const text = await composer.inputValue();
+        await composer.press("Enter");
+        await amy.locator(".msg-agent .msg-body", { hasText: text }).last().waitFor();
+        await visitor.locator(".msg.agent .bubble", { hasText: text }).last().waitFor({
+          timeout: 3_000,
+        });
+        await composer.press("Escape");
+      },
+    );
+
     await t.step("the token is renewed once past half its life", async () => {
       const before = await ada.evaluate(() => {
         const s = JSON.parse(localStorage.getItem("parley:agent-session")!);
