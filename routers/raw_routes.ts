@@ -1,11 +1,12 @@
 /**
  * Routes that are not tRPC procedures: the widget's SSE stream and static
- * assets. The app consults them before the REST door.
+ * assets (widget.js, the demo page, the agents' web inbox). The app consults them before the REST door.
  */
 import type { AppDeps } from "../app/deps.ts";
 import type { DescribedOperation } from "./openapi/document.ts";
 import { widgetStreamRoutes } from "./widget/stream_routes.ts";
 import { widgetAssetRoutes } from "../widget/asset_routes.ts";
+import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -20,7 +21,11 @@ export interface RawRoute {
   openapi?: DescribedOperation;
 }
 
-export const rawRoutes: RawRoute[] = [...widgetStreamRoutes, ...widgetAssetRoutes];
+export const rawRoutes: RawRoute[] = [
+  ...widgetStreamRoutes,
+  ...widgetAssetRoutes,
+  ...inboxAssetRoutes,
+];
 
 export function matchRawRoute(
   method: string,

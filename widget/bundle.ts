@@ -22,8 +22,15 @@ type DenoBundle = (options: {
 }) => Promise<BundleResult>;
 
 /** The minified browser script, as text. */
-export async function bundleWidget(): Promise<string> {
-  const entry = ENTRY.protocol === "file:" ? decodeURIComponent(ENTRY.pathname) : ENTRY.href;
+export function bundleWidget(): Promise<string> {
+  return bundleBrowserScript(ENTRY, "widget.js");
+}
+
+/** Bundles one browser entry point (an IIFE, minified); `name` only labels errors. */
+export async function bundleBrowserScript(entryUrl: URL, name: string): Promise<string> {
+  const entry = entryUrl.protocol === "file:"
+    ? decodeURIComponent(entryUrl.pathname)
+    : entryUrl.href;
   const bundle = (Deno as unknown as { bundle?: DenoBundle }).bundle;
   if (typeof bundle === "function") {
     const result = await bundle({
@@ -35,7 +42,7 @@ export async function bundleWidget(): Promise<string> {
     });
     const text = result.outputFiles?.[0]?.text();
     if (!result.success || text === undefined) {
-      throw new Error(`Cannot bundle widget.js: ${result.errors.map((e) => e.text).join("; ")}`);
+      throw new Error(`Cannot bundle ${name}: ${result.errors.map((e) => e.text).join("; ")}`);
     }
     return text;
   }
@@ -45,7 +52,7 @@ export async function bundleWidget(): Promise<string> {
     stderr: "piped",
   }).output();
   if (!out.success) {
-    throw new Error(`Cannot bundle widget.js: ${new TextDecoder().decode(out.stderr).trim()}`);
+    throw new Error(`Cannot bundle ${name}: ${new TextDecoder().decode(out.stderr).trim()}`);
   }
   return new TextDecoder().decode(out.stdout);
 }

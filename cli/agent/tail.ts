@@ -1,0 +1,113 @@
+/**
+ * `tail`: follows the inbox and prints one line per event. Events come from
+ * the workspace's realtime channel as they happen; while the socket is not
+ * connected the inbox is polled and changes are printed as the events they
+ * stand for (`conversation.created` for a new row, `conversation.updated`
+ * for a changed one), marked `via poll`.
+ */
+import type { AgentClient, InboxRow } from "../../clients/agent_client.ts";
+import { followInbox } from "../../clients/inbox_live.ts";
+
+export interface TailOptions {
+  client: AgentClient;
+  server: string;
+  realtimeKey: string;
+  workspaceId: number;
+  json: boolean;
+  pollMs: number;
+  write(line: string): void;
+  /** Called once the inbox as it stands is known: every later change is printed. */
+  ready(): void;
+  /** Resolves when the tail should stop (Ctrl-C, or a test's signal). */
+  stopped: Promise<void>;
+}
+
+type Row = Pick<InboxRow, "id" | "visitor" | "status" | "preview" | "escalated" | "assigned_to">;
+
+const signature = (r: Row) => `${r.status}|${r.preview}|${r.escalated}|${r.assigned_to}`;
+
+export async function tail(o: TailOptions): Promise<void> {
+  const seen = new Map<string, string>();
+  const snapshot = async () => {
+    const [open, resolved] = await Promise.all([
+      o.client.agent.inbox.query({ filter: "all" }),
+      o.client.agent.inbox.query({ filter: "resolved" }),
+    ]);
+    return [...open.conversations, ...resolved.conversations];
+  };
+  for (const r of await snapshot()) seen.set(r.id, signature(r));
+
+  const print = (event: string, data: unknown, via: "realtime" | "poll", channel?: string) => {
+    const time = new Date().toISOString().slice(11, 19);
+    o.write(
+      o.json
+        ? JSON.stringify({ at: new Date().toISOString(), event, via, channel, data })
+        : `${time} ${event} ${describe(event, data)}${via === "poll" ? " (via poll)" : ""}`,
+    );
+  };
+
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    try {
+      for (const r of await snapshot()) {
+        const sig = signature(r);
+        const before = seen.get(r.id);
+        if (before === sig) continue;
+        seen.set(r.id, sig);
+        print(before === undefined ? "conversation.created" : "conversation.updated", r, "poll");
+      }
+    } catch (err) {
+      o.write(
+        o.json
+          ? JSON.stringify({ event: "error", message: String(err) })
+          : `poll failed: ${(err as Error).message}`,
+      );
+    } finally {
+      polling = false;
+    }
+  };
+
+  const live = followInbox({
+    baseUrl: o.server,
+    client: o.client,
+    realtimeKey: o.realtimeKey,
+    workspaceId: o.workspaceId,
+    pollMs: o.pollMs,
+    onEvent: (channel, event, data) => {
+      const row = data as Partial<Row>;
+      if (event.startsWith("conversation.") && typeof row.id === "string") {
+        seen.set(row.id, signature(row as Row));
+      }
+      print(event, data, "realtime", channel);
+    },
+    onChange: (why) => {
+      if (why === "poll" || why === "connected") void poll();
+    },
+  });
+  o.ready();
+  try {
+    await o.stopped;
+  } finally {
+    live.close();
+  }
+}
+
+function describe(event: string, data: unknown): string {
+  const d = (data ?? {}) as Record<string, unknown>;
+  if (event === "message.created") {
+    const m = (d.message ?? {}) as { role?: string; content?: string };
+    return `${d.conversation_id} ${m.role}: ${oneLine(m.content)}`;
+  }
+  if (typeof d.id === "string" && "visitor" in d) {
+    const reason = typeof d.reason === "string" ? ` [${d.reason}]` : "";
+    return `${d.id} ${d.visitor} (${d.status})${reason}: ${oneLine(d.preview as string | null)}`;
+  }
+  return typeof d.conversation_id === "string" ? d.conversation_id : JSON.stringify(d);
+}
+
+function oneLine(s: string | null | undefined): string {
+  const t = (s ?? "").replace(/\s+/g, " ").trim();
+  return t.length > 100 ? `${t.slice(0, 99)}…` : t;
+}

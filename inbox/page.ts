@@ -1,0 +1,32 @@
+/**
+ * The /inbox page: an empty shell that loads the inbox's script and
+ * stylesheet as same-origin files, so a `default-src 'self'` policy holds (no
+ * inline script or style). The realtime key rides in a meta tag when the
+ * server has a socket.
+ */
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/** `realtimeKey` null: the server has no socket, and the page polls. */
+export function inboxPage(realtimeKey: string | null, assetVersion: string): string {
+  const v = encodeURIComponent(assetVersion);
+  const key = realtimeKey === null
+    ? ""
+    : `<meta name="parley-realtime-key" content="${escapeAttr(realtimeKey)}">\n`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${key}<title>Inbox · Parley</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/inbox/app.css?v=${v}">
+<script src="/inbox/app.js?v=${v}" defer></script>
+</head>
+<body>
+<div id="app"><p class="boot">Loading the inbox…</p></div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,243 @@
+/**
+ * The agent CLI as its users run it: `deno task agent …` in a subprocess
+ * against a real server. Login stores the token with mode 600; inbox, open,
+ * reply, the ownership commands; `--json`; one-line errors and the
+ * documented exit codes; `tail` printing the event a widget message causes.
+ */
+import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
+import { http } from "../helpers/http.ts";
+import { startFakeAi } from "../helpers/fake_ai.ts";
+import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+const fake = startFakeAi({ reply: "Happy to help." });
+const s = await startTestServer({
+  seed: standardSeed(),
+  env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
+});
+const dir = await Deno.makeTempDir({ prefix: "parley-agent-cli-" });
+const CONFIG = `${dir}/conf/parley/agent.json`;
+
+function command(args: string[], env: Record<string, string> = {}) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "agent", ...args],
+    cwd: ROOT,
+    env: { PARLEY_AGENT_CONFIG: CONFIG, NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+async function agent(args: string[], env: Record<string, string> = {}) {
+  const out = await command(args, env).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+async function startConversation(message: string): Promise<string> {
+  const visitor = `v_cli_${crypto.randomUUID().slice(0, 8)}`;
+  const r = await postStream(s.url, "acme-helper", { visitor_id: visitor, message });
+  assertEquals(r.status, 200);
+  return r.events[0]!.data.conversation_id as string;
+}
+
+Deno.test("agent CLI", serverTestOptions, async (t) => {
+  try {
+    await t.step("help, unknown commands and missing sign-in have their exit codes", async () => {
+      const help = await agent(["help"]);
+      assertEquals(help.code, 0);
+      assertMatch(help.stdout, /Exit codes: 0 ok/);
+      const unknown = await agent(["frobnicate"]);
+      assertEquals(unknown.code, 2);
+      assertEquals(unknown.stderr.trim().split("\n").length, 1);
+      assertMatch(unknown.stderr, /Unknown command "frobnicate"/);
+      const none = await agent(["inbox"]);
+      assertEquals([none.code, none.stderr.trim()], [
+        3,
+        'error: Not signed in. Run "login" first.',
+      ]);
+    });
+
+    await t.step("a wrong password is one line and exit 3; nothing is stored", async () => {
+      const r = await agent(["login", "--server", s.url, "--email", EMAIL.acmeAgent], {
+        PARLEY_PASSWORD: "wrong password",
+      });
+      assertEquals(r.code, 3);
+      assertEquals(r.stderr.trim(), "error: These credentials do not match our records.");
+      await Deno.stat(CONFIG).then(() => assertOk(false, "config written"), () => {});
+    });
+
+    await t.step("login stores the token in a file only its owner can read", async () => {
+      const r = await agent([
+        "login",
+        "--server",
+        `${s.url}/`,
+        "--email",
+        EMAIL.acmeAgent,
+        "--json",
+      ], {
+        PARLEY_PASSWORD: PASSWORD,
+      });
+      assertEquals(r.code, 0, r.stderr);
+      const body = JSON.parse(r.stdout);
+      assertEquals([body.user.name, body.company.name, body.server], [
+        "Amy Agent",
+        "Acme Inc",
+        s.url,
+      ]);
+      assertEquals(body.token, undefined); // never printed
+      assertEquals((await Deno.stat(CONFIG)).mode! & 0o777, 0o600);
+      const stored = JSON.parse(await Deno.readTextFile(CONFIG));
+      const me = await http(s.url, "GET", "/api/agent/me", { token: stored.session.token });
+      assertEquals([me.status, me.body.device_name], [200, `Agent CLI (${Deno.hostname()})`]);
+    });
+
+    const id = await startConversation("Where is my parcel?");
+
+    await t.step("inbox lists the visitor's conversation, in text and JSON", async () => {
+      const text = await agent(["inbox", "--filter", "ai"]);
+      assertEquals(text.code, 0, text.stderr);
+      assertMatch(text.stdout, /^waiting \d+ · mine \d+ · team \d+ · ai \d+ · resolved \d+/);
+      assertOk(text.stdout.includes(id));
+      assertOk(text.stdout.includes("Happy to help."));
+      const json = await agent(["inbox", "--json"]);
+      const view = JSON.parse(json.stdout);
+      assertOk(view.conversations.some((r: { id: string }) => r.id === id));
+      assertEquals(view.list_limit, 60);
+      const bad = await agent(["inbox", "--filter", "nope"]);
+      assertEquals(bad.code, 2);
+      assertMatch(bad.stderr, /--filter must be one of all, waiting/);
+    });
+
+    await t.step("reply by the id's beginning takes the conversation over", async () => {
+      const r = await agent(["reply", id.slice(0, 8), "On", "its", "way!", "--json"]);
+      assertEquals(r.code, 0, r.stderr);
+      const body = JSON.parse(r.stdout);
+      assertEquals([body.conversation, body.message.content, body.duplicate], [
+        id,
+        "On its way!",
+        false,
+      ]);
+      const again = await agent(["reply", id, "Same text", "--client-id", "cli-1"]);
+      assertEquals(again.code, 0, again.stderr);
+      const dup = await agent(["reply", id, "Same text", "--client-id", "cli-1"]);
+      assertMatch(dup.stdout, /^Already sent to /);
+      const active = (await http(s.url, "GET", `/api/agent/conversations/${id}`, {
+        token: T.acme.agent.agent,
+      })).body.active;
+      assertEquals(active.status, "agent");
+      assertEquals(active.messages.filter((m: { role: string }) => m.role === "agent").length, 2);
+      const open = await agent(["open", id]);
+      assertMatch(open.stdout, /agent +On its way!/);
+      assertMatch(open.stdout, /visitor +Where is my parcel\?/);
+    });
+
+    await t.step("ownership commands; a refused one is exit 1, an unknown id exit 4", async () => {
+      assertEquals((await agent(["release", id])).stdout.trim(), `${id}: bot`);
+      assertEquals((await agent(["takeover", id])).stdout.trim(), `${id}: agent`);
+      const resolved = await agent(["resolve", id, "--json"]);
+      assertEquals(JSON.parse(resolved.stdout), {
+        conversation: id,
+        status: "closed",
+        resolution: "resolved",
+      });
+      const refused = await agent(["takeover", id]);
+      assertEquals(refused.code, 1);
+      assertEquals(refused.stderr.trim().split("\n").length, 1);
+      assertEquals((await agent(["reopen", id])).stdout.trim(), `${id}: bot`);
+      const unknown = await agent(["open", crypto.randomUUID(), "--json"]);
+      assertEquals(unknown.code, 4);
+      assertEquals(JSON.parse(unknown.stderr).status, 404);
+      assertEquals((await agent(["open"])).code, 2);
+    });
+
+    await t.step("tail prints the event a widget message causes", async () => {
+      await tailUntil(["tail"], {}, (lines, fresh) => {
+        // Over the realtime socket: the visitor's message itself, and nothing from polling.
+        const message = `message.created ${fresh} visitor: Do you ship?`;
+        const created = `conversation.created ${fresh}`;
+        if (!lines.some((l) => l.includes(message)) || !lines.some((l) => l.includes(created))) {
+          return false;
+        }
+        assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
+        assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
+        return true;
+      });
+    });
+
+    await t.step("with the socket refused, tail polls the inbox instead", async () => {
+      const env = { PARLEY_AGENT_CONFIG: `${dir}/other.json`, PARLEY_PASSWORD: PASSWORD };
+      const login = await agent(
+        ["login", "--server", s.url, "--email", EMAIL.acmeAdmin, "--realtime-key", "no-such-key"],
+        env,
+      );
+      assertEquals(login.code, 0, login.stderr);
+      await tailUntil(
+        ["tail", "--poll-ms", "500", "--json"],
+        env,
+        (lines, fresh) =>
+          lines.map((l) => JSON.parse(l)).some((e) =>
+            e.event === "conversation.created" && e.via === "poll" && e.data.id === fresh
+          ),
+      );
+    });
+
+    await t.step("logout revokes the token and forgets it", async () => {
+      const stored = JSON.parse(await Deno.readTextFile(CONFIG));
+      assertEquals((await agent(["logout"])).code, 0);
+      await Deno.stat(CONFIG).then(() => assertOk(false, "config kept"), () => {});
+      const me = await http(s.url, "GET", "/api/agent/me", { token: stored.session.token });
+      assertEquals(me.status, 401);
+    });
+  } finally {
+    await s.stop();
+    await fake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Runs `tail`, starts a conversation once it follows, and waits until `done` says so. */
+async function tailUntil(
+  args: string[],
+  env: Record<string, string>,
+  done: (lines: string[], fresh: string) => boolean,
+) {
+  const child = command(args, env).spawn();
+  const lines: string[] = [];
+  const errLines: string[] = [];
+  const collect = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
+    const dec = new TextDecoder();
+    let partial = "";
+    for await (const chunk of stream) {
+      const parts = (partial + dec.decode(chunk, { stream: true })).split("\n");
+      partial = parts.pop()!;
+      into.push(...parts.filter(Boolean));
+    }
+  };
+  const reading = Promise.all([collect(child.stdout, lines), collect(child.stderr, errLines)]);
+  try {
+    // With --json nothing is printed until an event; give it time to read the inbox first.
+    if (args.includes("--json")) await new Promise((r) => setTimeout(r, 2000));
+    else await until(() => errLines.some((l) => l.startsWith("Following Acme")), "tail to start");
+    const fresh = await startConversation("Do you ship?");
+    await until(() => done(lines, fresh), `tail's line about ${fresh}`);
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    await reading;
+    assertEquals(status.code, 0, errLines.join("\n"));
+  }
+}
+
+async function until(check: () => boolean, what: string, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
