@@ -58,6 +58,8 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
       // Whatever happened while disconnected is caught up on reconnect.
       if (state === "connected") changed("connected");
     },
+    // From here on every change arrives as an event: one more catch-up closes the gap.
+    onSubscribed: () => changed("subscribed"),
   });
   socket?.subscribe(agentChannels.workspace(opts.workspaceId));
   if (!socket) opts.onState?.("unavailable");

@@ -46,6 +46,15 @@ export async function tail(o: TailOptions): Promise<void> {
     );
   };
 
+  // "Following…" is said once the feed is really live (subscribed, or polling
+  // as the fallback) and caught up: what happens after it is printed as it comes.
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    o.ready();
+  };
+
   let polling = false;
   const poll = async () => {
     if (polling) return;
@@ -83,10 +92,11 @@ export async function tail(o: TailOptions): Promise<void> {
       print(event, data, "realtime", channel);
     },
     onChange: (why) => {
-      if (why === "poll" || why === "connected") void poll();
+      // Live once subscribed (or polling as the fallback), after one catch-up.
+      if (why === "subscribed" || why === "poll") void poll().then(announce);
+      else if (why === "connected") void poll();
     },
   });
-  o.ready();
   try {
     await o.stopped;
   } finally {
