@@ -6,34 +6,19 @@
  * here) to prove the page needs no inline script or style, and no console
  * error appears. Screenshots go to tests/output/ (api-docs.png, api-docs-try-it.png).
  */
-import { chromium, type ConsoleMessage } from "playwright-core";
+import type { ConsoleMessage } from "playwright-core";
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../output/", import.meta.url);
 const STRICT_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; " +
   "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
 
 Deno.test("API reference in a browser", serverTestOptions, async (t) => {
-  await Deno.stat(CHROMIUM).catch(() => {
-    throw new Error(`Chromium is required at ${CHROMIUM}: apt-get install -y chromium`);
-  });
   const s = await startTestServer({ seed: standardSeed() });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const doc = await (await fetch(`${s.url}/api/openapi.json`)).json();
     // The page is opened at the document's own server URL (BASE_URL), as a

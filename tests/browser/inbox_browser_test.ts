@@ -8,38 +8,17 @@
  * renewed past half its life; phone width; the script's size and the first
  * render of 60 rows (Performance API). Screenshots go to tests/output/.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { gzip } from "../../routers/doors/static_files.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../output/", import.meta.url);
 const XSS = "<img src=x onerror=alert(1)>";
-
-async function launch(): Promise<Browser> {
-  try {
-    await Deno.stat(CHROMIUM);
-  } catch {
-    throw new Error(`Chromium is required at ${CHROMIUM}: apt-get install -y chromium`);
-  }
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
 
 async function waitUntil(check: () => Promise<boolean>, what: string, ms = 15_000) {
   const end = Date.now() + ms;
@@ -76,7 +55,7 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
     seed: standardSeed(),
     env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
   });
-  const browser = await launch();
+  const browser = await launchChromium();
   const problems: string[] = [];
   const dialogs: string[] = [];
   const contexts: BrowserContext[] = [];

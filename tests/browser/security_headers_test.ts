@@ -4,12 +4,10 @@
  * 'unsafe-inline', no foreign origin) and still work under it in a real
  * browser, with no violation reported; widget.js opened directly is inert.
  */
-import { chromium } from "playwright-core";
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed, T } from "../helpers/fixtures.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
+import { launchChromium } from "../helpers/browser.ts";
 
 Deno.test("security headers", serverTestOptions, async (t) => {
   const s = await startTestServer({ seed: standardSeed(), env: { DEMO: "1" } });
@@ -63,10 +61,7 @@ Deno.test("security headers", serverTestOptions, async (t) => {
     });
 
     await t.step("the pages work under their policy in a browser", async () => {
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         const violations: string[] = [];

@@ -7,7 +7,7 @@
  * with quick replies, the pre-chat form, the proactive message, and a phone
  * screen. Screenshots go to tests/output/. Without Chromium this test fails.
  */
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
@@ -15,8 +15,8 @@ import { type ChatRequestRecord, startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { freePort } from "../helpers/net.ts";
 import { agentSays, resolve, signJwt } from "../widget/widget_client.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const OUTPUT = new URL("../output/", import.meta.url);
 const HOURS_REPLY =
   "Our desk is open Monday to Friday, 9:00 to 17:00 CET. Details: https://example.com/hours.";
@@ -67,27 +67,6 @@ function lastUserText(req: ChatRequestRecord): string {
   return [...req.messages].reverse().find((m) => m.role === "user")?.content ?? "";
 }
 
-async function launch(): Promise<Browser> {
-  try {
-    await Deno.stat(CHROMIUM);
-  } catch {
-    throw new Error(`Chromium is required at ${CHROMIUM}: apt-get install -y chromium`);
-  }
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
-
 /** The widget's stored ids for `key` in this page's origin. */
 function stored(page: Page, key: string) {
   return page.evaluate((k) => ({
@@ -134,7 +113,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
     seed: browserSeed(),
     env: { AI_BASE_URL: fake.baseUrl, PORT: String(port), BASE_URL: `http://127.0.0.1:${port}` },
   });
-  const browser = await launch();
+  const browser = await launchChromium();
   const pageErrors: string[] = [];
   let context: BrowserContext | null = null;
   try {

@@ -6,7 +6,7 @@
  * With an agent on the presence channel, "talk to a human" promises a
  * teammate; without, the widget says nobody is online and takes an e-mail.
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed, T } from "../helpers/fixtures.ts";
@@ -14,26 +14,7 @@ import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { freePort } from "../helpers/net.ts";
 import { pusherClient, subscribe } from "../realtime/pusher_helpers.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-
-async function launch(): Promise<Browser> {
-  await Deno.stat(CHROMIUM).catch(() => {
-    throw new Error(`Chromium is required at ${CHROMIUM}: apt-get install -y chromium`);
-  });
-  return await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
+import { launchChromium } from "../helpers/browser.ts";
 
 async function waitUntil(check: () => Promise<boolean>, what: string, ms = 10_000) {
   const end = Date.now() + ms;
@@ -60,7 +41,7 @@ Deno.test("widget follows its conversation over the socket", serverTestOptions, 
   const token = T.acme.agent.agent;
   const me = (await http(s.url, "GET", "/api/agent/me", { token })).body;
   const agent = pusherClient(s, { token });
-  const browser = await launch();
+  const browser = await launchChromium();
   const errors: string[] = [];
   const sockets: string[] = [];
   let heartbeats = 0;
