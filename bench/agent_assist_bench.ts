@@ -12,15 +12,11 @@
 import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
-import { realPostgresUrl, withDatabase } from "./support.ts";
+import { percentile, realPostgresUrl, timeRequests, withDatabase } from "./support.ts";
 
 const VISITORS = Number(Deno.env.get("BENCH_VISITORS") ?? "50000");
 const SAMPLES = Number(Deno.env.get("BENCH_SAMPLES") ?? "100");
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
+const TIMING = { samples: SAMPLES, warmUp: 10 };
 
 async function fill(s: TestServer): Promise<{ conversation: string }> {
   const sql = s.deps.sql;
@@ -52,19 +48,6 @@ async function fill(s: TestServer): Promise<{ conversation: string }> {
      WHERE public_id = ${c!.public_id}`;
   await sql`VACUUM ANALYZE`;
   return { conversation: c!.public_id };
-}
-
-async function timeRequests(call: (i: number) => Promise<Response>): Promise<number[]> {
-  for (let i = 0; i < 10; i++) await (await call(i)).arrayBuffer(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await call(100 + i);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    times.push(performance.now() - t0);
-  }
-  return times;
 }
 
 async function measure(): Promise<string> {
@@ -108,18 +91,21 @@ async function measure(): Promise<string> {
       message: "Hi! Can I help?",
     });
     const rows: [string, number[]][] = [
-      ["GET /api/status (trivial procedure)", await timeRequests(get("/api/status"))],
+      ["GET /api/status (trivial procedure)", await timeRequests(get("/api/status"), TIMING)],
       [
         "GET /api/agent/visitors (100 of 5,000 live)",
-        await timeRequests(get("/api/agent/visitors")),
+        await timeRequests(get("/api/agent/visitors"), TIMING),
       ],
       [
         "GET /api/agent/visitors?limit=200",
-        await timeRequests(get("/api/agent/visitors?limit=200")),
+        await timeRequests(get("/api/agent/visitors?limit=200"), TIMING),
       ],
       [
         "GET …/customer-context (nothing linked)",
-        await timeRequests(get(`/api/agent/conversations/${conversation}/customer-context`)),
+        await timeRequests(
+          get(`/api/agent/conversations/${conversation}/customer-context`),
+          TIMING,
+        ),
       ],
     ];
     const slow: [string, number[]][] = [

@@ -12,15 +12,11 @@
  */
 import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
-import { realPostgresUrl, withDatabase } from "./support.ts";
+import { percentile, realPostgresUrl, timeRequests, withDatabase } from "./support.ts";
 
 const CONVERSATIONS = Number(Deno.env.get("BENCH_CONVERSATIONS") ?? "100000");
 const SAMPLES = Number(Deno.env.get("BENCH_SAMPLES") ?? "200");
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-}
+const TIMING = { samples: SAMPLES, warmUp: 20 };
 
 /** 100k conversations of acme's bot, three messages each, tags, reads and presence. */
 export async function fillForBench(s: TestServer): Promise<void> {
@@ -91,19 +87,6 @@ export async function fillForBench(s: TestServer): Promise<void> {
   await sql`VACUUM ANALYZE`;
 }
 
-async function timeRequests(call: (i: number) => Promise<Response>): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await (await call(i)).arrayBuffer(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const t0 = performance.now();
-    const res = await call(1000 + i);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    times.push(performance.now() - t0);
-  }
-  return times;
-}
-
 async function measure(): Promise<string> {
   const s = await startTestServer({ seed: standardSeed(), env: { LOG_LEVEL: "error" } });
   try {
@@ -122,21 +105,21 @@ async function measure(): Promise<string> {
         body: JSON.stringify({ body: `Reply number ${i}`, client_id: `bench-${i}` }),
       });
     const rows: [string, number[]][] = [
-      ["GET /api/status (trivial procedure)", await timeRequests(get("/api/status"))],
-      ["GET /api/agent/inbox", await timeRequests(get("/api/agent/inbox"))],
+      ["GET /api/status (trivial procedure)", await timeRequests(get("/api/status"), TIMING)],
+      ["GET /api/agent/inbox", await timeRequests(get("/api/agent/inbox"), TIMING)],
       [
         "GET /api/agent/inbox?filter=resolved",
-        await timeRequests(get("/api/agent/inbox?filter=resolved")),
+        await timeRequests(get("/api/agent/inbox?filter=resolved"), TIMING),
       ],
       [
         "GET /api/agent/inbox?filter=waiting",
-        await timeRequests(get("/api/agent/inbox?filter=waiting")),
+        await timeRequests(get("/api/agent/inbox?filter=waiting"), TIMING),
       ],
       [
         "GET /api/agent/conversations/{id} (open + mark read)",
-        await timeRequests(get(`/api/agent/conversations/${open!.public_id}`)),
+        await timeRequests(get(`/api/agent/conversations/${open!.public_id}`), TIMING),
       ],
-      ["POST …/reply with client_id", await timeRequests(reply)],
+      ["POST …/reply with client_id", await timeRequests(reply, TIMING)],
     ];
     const f1 = (n: number) => n.toFixed(2);
     return [

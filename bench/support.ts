@@ -27,3 +27,29 @@ export async function withDatabase<T>(url: string | null, fn: () => Promise<T>):
     else Deno.env.set("DATABASE_URL", before);
   }
 }
+
+/** The value at fraction `p` (0.5 is the median) of `values`. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+/**
+ * Times `samples` sequential requests after `warmUp` unmeasured ones; each
+ * call gets its own index (ids stay unique across warm-up and samples).
+ */
+export async function timeRequests(
+  call: (i: number) => Promise<Response>,
+  opts: { samples: number; warmUp: number },
+): Promise<number[]> {
+  for (let i = 0; i < opts.warmUp; i++) await (await call(i)).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < opts.samples; i++) {
+    const t0 = performance.now();
+    const res = await call(opts.warmUp + i);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}

@@ -13,7 +13,7 @@ import OpenAI from "openai";
 import { startTestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
-import { realPostgresUrl, withDatabase } from "./support.ts";
+import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "5");
 const CONCURRENCY = 16;
@@ -41,11 +41,6 @@ async function rate(call: (i: number) => Promise<Response>, seconds: number): Pr
   const t0 = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, loop));
   return done / ((performance.now() - t0) / 1000);
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
 async function measure(): Promise<string> {
