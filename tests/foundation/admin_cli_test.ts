@@ -5,7 +5,7 @@
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { http } from "../helpers/http.ts";
 import { serverTestOptions } from "../helpers/test_server.ts";
-import { runAdmin } from "../../cli/admin.ts";
+import { cli } from "../helpers/admin_cli.ts";
 import { openAdmin } from "../../cli/open_admin.ts";
 import { createWorkspace } from "../../domain/admin/create_workspace.ts";
 import { createUser } from "../../domain/admin/create_user.ts";
@@ -28,22 +28,6 @@ async function rejects(fn: () => Promise<unknown>, kind: new (...a: never[]) => 
     return err as Error;
   }
   throw new Error(`expected ${kind.name}, nothing thrown`);
-}
-
-/** Run the CLI in process; returns exit code and what it printed. */
-async function cli(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (s: string) => out.push(s);
-  console.error = (s: string) => err.push(s);
-  try {
-    const code = await runAdmin(argv, env);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
 }
 
 Deno.test("admin CLI: one object at a time, seen by the server", serverTestOptions, async (t) => {

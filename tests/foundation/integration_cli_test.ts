@@ -5,26 +5,11 @@
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions } from "../helpers/test_server.ts";
-import { runAdmin } from "../../cli/admin.ts";
+import { cli } from "../helpers/admin_cli.ts";
 import { openAdmin } from "../../cli/open_admin.ts";
 import { createWorkspace } from "../../domain/admin/create_workspace.ts";
 import { applySeed } from "../../domain/seed/apply_seed.ts";
 import { createStorage, serverEnv } from "./server_with_deps.ts";
-
-async function cli(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const { log, error } = console;
-  console.log = (s: string) => out.push(s);
-  console.error = (s: string) => err.push(s);
-  try {
-    const code = await runAdmin(argv, env);
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  } finally {
-    console.log = log;
-    console.error = error;
-  }
-}
 
 Deno.test("admin CLI: link and unlink customer-context services", serverTestOptions, async (t) => {
   const storage = await createStorage();
