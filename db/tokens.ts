@@ -40,12 +40,17 @@ const AUTH_SELECT = `
       JOIN workspaces w ON w.id = t.workspace_id
       JOIN plans p ON p.id = w.plan_id`;
 
+// Every authenticated request runs one of these: prepared once per connection,
+// because planning a four-table join costs more than running it (1.7 ms
+// against 0.5 ms on the embedded database).
+const PREPARED = { prepare: true } as const;
+
 /**
  * Token with its user and workspace, in one round trip. Not workspace-scoped:
  * this is how a request learns its workspace.
  */
 export async function findTokenForAuth(sql: Executor, id: number): Promise<TokenAuthRow | null> {
-  const [row] = await sql.unsafe<TokenAuthRow[]>(`${AUTH_SELECT} WHERE t.id = $1`, [id]);
+  const [row] = await sql.unsafe<TokenAuthRow[]>(`${AUTH_SELECT} WHERE t.id = $1`, [id], PREPARED);
   return row ?? null;
 }
 
@@ -57,6 +62,7 @@ export async function findTokenByHashForAuth(
   const [row] = await sql.unsafe<TokenAuthRow[]>(
     `${AUTH_SELECT} WHERE t.secret_hash = $1 ORDER BY t.id LIMIT 1`,
     [hash],
+    PREPARED,
   );
   return row ?? null;
 }

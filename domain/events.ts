@@ -42,6 +42,10 @@ export type ParleyEvent =
     conversationId: string;
     messageId: number;
     role: "visitor" | "assistant" | "agent";
+    /** The message itself, so subscribers need not read it back (one query less per broadcast). */
+    content: string;
+    /** When it was stored (ISO). */
+    createdAt: string;
   }
   | { type: "note.created"; workspaceId: number; conversationId: string; noteId: number }
   | {

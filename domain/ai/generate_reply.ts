@@ -77,6 +77,8 @@ export async function generateReply(
     conversationId: conversation.public_id,
     messageId: message.id,
     role: "assistant",
+    content: message.content,
+    createdAt: message.created_at.toISOString(),
   });
   return {
     message,

@@ -50,6 +50,8 @@ export async function replyAsAgent(
       conversationId: publicId,
       messageId: message.id,
       role: "agent",
+      content: message.content,
+      createdAt: message.created_at.toISOString(),
     });
     await publishEvent(deps, {
       type: "conversation.updated",

@@ -85,6 +85,8 @@ export async function startVisitorTurn(
     conversationId: result.conversation.public_id,
     messageId: result.visitorMessage.id,
     role: "visitor",
+    content: result.visitorMessage.content,
+    createdAt: result.visitorMessage.created_at.toISOString(),
   });
   return {
     conversation: result.conversation,

@@ -149,9 +149,26 @@ export async function applyTransition(
   name: TransitionName,
   ctx: TransitionContext,
 ): Promise<ConversationRow> {
-  const patch = planTransition(row, name, ctx);
+  const patch = changedFields(row, planTransition(row, name, ctx));
   if (Object.keys(patch).length === 0) return row;
   return await updateConversation(tx, row.workspace_id, row.id, patch);
+}
+
+/**
+ * Only the fields the patch really changes: an agent's second reply leaves an
+ * owned conversation as it was, and then nothing is written (a round trip and
+ * a row version less on the hottest agent path).
+ */
+function changedFields(row: ConversationRow, patch: ConversationPatch): ConversationPatch {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const current = (row as unknown as Record<string, unknown>)[key];
+    const same = value instanceof Date && current instanceof Date
+      ? value.getTime() === current.getTime()
+      : value === current;
+    if (!same) changed[key] = value;
+  }
+  return changed as ConversationPatch;
 }
 
 /** The AI answers only while no human owns the conversation. */

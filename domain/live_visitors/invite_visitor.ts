@@ -120,6 +120,8 @@ export async function inviteVisitor(deps: AppDeps, input: InviteInput): Promise<
     conversationId: outcome.conversationId,
     messageId: outcome.message.id,
     role: "agent",
+    content: outcome.message.content,
+    createdAt: outcome.message.created_at.toISOString(),
   });
   return {
     conversationId: outcome.conversationId,

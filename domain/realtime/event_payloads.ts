@@ -1,12 +1,14 @@
 /**
- * The data of each broadcast (docs/realtime.md), loaded once per event:
+ * The data of each broadcast (docs/realtime.md), loaded once per event (a
+ * message travels in its event and is not read back):
  * agents get the conversation's inbox row, messages and notes; a widget gets
  * only its conversation's state and the messages meant for the visitor.
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { Executor } from "../../db/client.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
-import { findBroadcastMessage, findBroadcastNote } from "../../db/realtime_payloads.ts";
+import { findBroadcastNote } from "../../db/realtime_payloads.ts";
+import type { ParleyEvent } from "../events.ts";
 import { isoWithOffset } from "../widget/widget_message.ts";
 import { type InboxRow, loadInboxRows } from "../inbox/inbox_rows.ts";
 import { timeOfDay } from "../display_time.ts";
@@ -51,24 +53,22 @@ export interface MessagePayload {
   created_at?: string;
 }
 
-export async function messagePayload(
-  sql: Executor,
-  workspaceId: number,
-  messageId: number,
-): Promise<{ agent: MessagePayload; widget: MessagePayload } | null> {
-  const m = await findBroadcastMessage(sql, workspaceId, messageId);
-  if (!m) return null;
-  const base = { id: m.id, role: m.role, content: m.content };
+/** Built from the event itself: the publisher carries the message, so nothing is read back. */
+export function messagePayload(
+  e: Extract<ParleyEvent, { type: "message.created" }>,
+): { agent: MessagePayload; widget: MessagePayload } {
+  const createdAt = new Date(e.createdAt);
+  const base = { id: e.messageId, role: e.role, content: e.content };
   return {
     // As the agent API shows messages: a time of day (UTC here: a broadcast has no viewer).
     agent: {
-      conversation_id: m.conversation_public_id,
-      message: { ...base, at: timeOfDay(m.created_at) },
-      created_at: m.created_at.toISOString(),
+      conversation_id: e.conversationId,
+      message: { ...base, at: timeOfDay(createdAt) },
+      created_at: createdAt.toISOString(),
     },
     widget: {
-      conversation_id: m.conversation_public_id,
-      message: { ...base, at: isoWithOffset(m.created_at) },
+      conversation_id: e.conversationId,
+      message: { ...base, at: isoWithOffset(createdAt) },
     },
   };
 }

@@ -46,8 +46,7 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
       const widget = e.role === "agent" ? widgetChannel(deps, e.conversationId) : null;
       const toWidget = widget !== null && hub.hasSubscribers(widget);
       if (!agentSide.length && !toWidget) return;
-      const p = await messagePayload(deps.sql, e.workspaceId, e.messageId);
-      if (!p) return;
+      const p = messagePayload(e);
       for (const ch of agentSide) hub.broadcast(ch, "message.created", p.agent);
       if (toWidget) hub.broadcast(widget!, "message.created", p.widget);
       return;

@@ -183,13 +183,20 @@ Deno.test(
       await t.step("an assignment: conversation.assigned on the assignee's channel", async () => {
         const owner = (await http(s.url, "GET", "/api/agent/me", { token: T.acme.owner.agent }))
           .body;
-        const r = await http(s.url, "POST", `/api/agent/conversations/${conversationId}/assign`, {
-          token: T.acme.owner.agent,
-          body: { user_id: me.user.id },
-        });
-        assertEquals(r.status, 200);
+        const assign = (userId: number | null) =>
+          http(s.url, "POST", `/api/agent/conversations/${conversationId}/assign`, {
+            token: T.acme.owner.agent,
+            body: { user_id: userId },
+          });
+        // The agent's reply made it theirs: back to the team, then to the agent again.
+        assertEquals((await assign(null)).status, 200);
+        assertEquals((await assign(me.user.id)).status, 200);
         const a = await user.next("conversation.assigned");
         assertEquals(a, { conversation_id: conversationId, by_user_id: owner.user.id });
+        // Assigning it to its assignee again changes nothing, and says nothing.
+        assertEquals((await assign(me.user.id)).status, 200);
+        await new Promise((r) => setTimeout(r, 150));
+        assertEquals(user.seen.filter((e) => e.event === "conversation.assigned"), []);
       });
 
       await t.step("typing crosses between the agent and the widget", async () => {
