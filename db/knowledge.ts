@@ -141,9 +141,7 @@ export async function replaceChunks(
                                       content, tsv, embedding)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
-                         'A') ||
-               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' ')),
+               knowledge_tsv(${source.language}::regconfig, c.title, c.content),
                NULLIF(c.embedding, '')::vector
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[],
@@ -155,9 +153,7 @@ export async function replaceChunks(
                                       content, tsv)
         SELECT ${workspaceId}, ${source.chatbotId}, ${source.id}, c.ordinal, c.title,
                NULLIF(c.url, ''), c.content,
-               setweight(to_tsvector(${source.language}::regconfig, translate(c.title, '/', ' ')),
-                         'A') ||
-               to_tsvector(${source.language}::regconfig, translate(c.content, '/', ' '))
+               knowledge_tsv(${source.language}::regconfig, c.title, c.content)
           FROM unnest(${cols.ordinal}::int[], ${cols.title}::text[], ${cols.url}::text[],
                       ${cols.content}::text[])
                AS c(ordinal, title, url, content)`;

@@ -12,8 +12,16 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { fakeEmbedding, startFakeAi } from "../helpers/fake_ai.ts";
 
-const BOTS = ["rare-words", "typos-bot", "headings", "crowding", "vec-stub", "vec-sharp"];
-const FULL_TEXT_ONLY = ["typos-bot"];
+const BOTS = [
+  "rare-words",
+  "typos-bot",
+  "headings",
+  "code-sample",
+  "crowding",
+  "vec-stub",
+  "vec-sharp",
+];
+const FULL_TEXT_ONLY = ["typos-bot", "code-sample"];
 
 function seed() {
   const s = standardSeed();
@@ -137,6 +145,26 @@ Deno.test("retrieval: what reaches the prompt", serverTestOptions, async (t) => 
         knowledge.indexOf("Rename an album › On mobile") < knowledge.indexOf("Share an album"),
         "the renaming passage comes before the sharing one",
       );
+    });
+
+    await t.step("a code sample with HTML tags does not hide the words around it", async () => {
+      // PostgreSQL's parser skips anything shaped like a tag; with the closing
+      // tag's '/' read as a space it used to swallow the rest of the chunk.
+      await train(
+        "code-sample",
+        "Embedding",
+        [
+          "## Embedding the chat",
+          '```html\n<script src="/widget.js" data-key="abc" defer></script>\n```',
+          "- Your own buttons can open the chat with `window.Chat.open()`.",
+          "- Size: about 10 KB gzipped.",
+        ].join("\n\n"),
+      );
+      await train("code-sample", "Billing", "## Billing\n\nInvoices are sent monthly.");
+      for (const question of ["how big is widget.js", "can my own button open the chat?"]) {
+        const knowledge = await ask("code-sample", question);
+        assertOk(knowledge.includes("about 10 KB gzipped"), `${question}: ${knowledge}`);
+      }
     });
 
     await t.step("one source cannot crowd out another", async () => {
