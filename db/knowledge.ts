@@ -196,7 +196,9 @@ const B = 0.75;
 /**
  * The statement of `searchChunksRanked`: $1 words, $2 language, $3 bot,
  * $4 workspace, $5 candidates per term, $6 minimum trigram similarity, $7 title
- * boost, $8 limit, $9 whether to ask if the bot has embedded sources.
+ * boost, $8 limit, $9 whether to ask if the bot has embedded sources, $10 and
+ * $11 related words and the question word each stands for, $12 their weight,
+ * $13 the question words a dictionary knows (never corrected by trigrams).
  */
 const RANKED_SEARCH = `
     WITH qw AS (
@@ -211,10 +213,17 @@ const RANKED_SEARCH = `
         FROM qw q JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = q.lex),
     unknown AS MATERIALIZED (
       SELECT q.word, q.lex FROM qw q
-       WHERE length(q.word) >= 4 AND NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+       WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+    related AS (
+      SELECT r.of AS word, t.lexeme, t.df, $12::float8 AS sim
+        FROM unnest($10::text[], $11::text[]) AS r(rel, of)
+        JOIN (SELECT DISTINCT word FROM unknown) u ON u.word = r.of
+        CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector($2::regconfig, r.rel))) AS l(lex)
+        JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = l.lex),
     fuzzy AS (
       SELECT q.word, m.lexeme, m.df, m.sim
-        FROM unknown q CROSS JOIN LATERAL (
+        FROM (SELECT * FROM unknown
+               WHERE length(word) >= 4 AND NOT (word = ANY($13::text[]))) q CROSS JOIN LATERAL (
           SELECT t.lexeme, t.df,
                  greatest(similarity(t.lexeme, q.lex), similarity(t.lexeme, q.word))::float8 AS sim
             FROM knowledge_terms t
@@ -226,7 +235,8 @@ const RANKED_SEARCH = `
       SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, qq.quoted,
              ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
              qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
-        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy) x CROSS JOIN st,
+        FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy UNION ALL SELECT * FROM related) x
+             CROSS JOIN st,
              LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
                                                 chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
        ORDER BY x.lexeme, x.sim DESC),
@@ -254,9 +264,10 @@ const RANKED_SEARCH = `
        ORDER BY c.id),
     hits AS (
       SELECT c.id,
-             ((SELECT sum(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title
-                                               THEN $7::float8 ELSE 1 END)
-                 FROM terms t WHERE c.tsv @@ t.tsq)
+             ((SELECT sum(best) FROM (
+                 SELECT max(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title
+                                                 THEN $7::float8 ELSE 1 END) AS best
+                   FROM terms t WHERE c.tsv @@ t.tsq GROUP BY t.word) w)
                * ${K1 + 1}
                / (1 + ${K1} * (${1 - B} + ${B} * length(c.tsv) / st.avgdl))
              )::float8 AS score
@@ -280,15 +291,18 @@ const RANKED_SEARCH = `
  * Full-text ranking in one round trip. Each question word becomes its lexemes
  * under the bot's text-search configuration (stop words drop out); a word the
  * bot's vocabulary (knowledge_terms, migration 0080) does not know is replaced
- * by the known lexeme most similar to it by trigrams (pg_trgm), weighted by
- * that similarity. Candidates are every chunk holding a term found in at most
+ * by its related words the vocabulary knows (a thesaurus's, given by the
+ * caller, at `relatedWeight`), or, when it is no dictionary word (a typo), by
+ * the known lexeme most similar to it by trigrams (pg_trgm), weighted by that
+ * similarity. Candidates are every chunk holding a term found in at most
  * `perTerm` chunks (one GIN scan for all such terms); only when every term is
  * more common, at most `perTerm` chunks each holding the rarest term, all the
  * terms, or the two rarest. A common term gathers no candidates of its own:
  * its chunks would be an arbitrary few of many, each sharing one common word
  * with the question, and on a 100,000-chunk base reading them costs more than
  * the whole search may. Candidates are ranked by
- * BM25: the sum of the matched terms' rarity (idf), a term found in the
+ * BM25: the sum over question words of the best matched term's rarity (idf;
+ * several related words of one question word count once), a term found in the
  * chunk's title or heading path counting `titleBoost` times, normalised by the
  * chunk's length against the bot's average. Presence, not repetition, is
  * counted: chunks are short, and a word repeated in one is rarely more
@@ -306,6 +320,12 @@ export async function searchChunksRanked(
     minSimilarity: number;
     titleBoost: number;
     withEmbeddedFlag?: boolean;
+    /** Words standing in for a question word (`of`) when the vocabulary lacks it. */
+    related?: { word: string; of: string }[];
+    /** What a related word counts against the question's own (0..1). */
+    relatedWeight?: number;
+    /** Question words known to be spelled right: not corrected by trigram similarity. */
+    dictionaryWords?: string[];
   },
 ): Promise<RankedSearch> {
   // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
@@ -327,6 +347,10 @@ export async function searchChunksRanked(
       query.titleBoost,
       query.limit,
       query.withEmbeddedFlag ?? false,
+      (query.related ?? []).map((r) => r.word),
+      (query.related ?? []).map((r) => r.of),
+      query.relatedWeight ?? 0,
+      query.dictionaryWords ?? [],
     ],
   );
   return {

@@ -1,7 +1,8 @@
 /**
  * Retrieval: full-text ranked by BM25 (rare words count more, title and
- * heading matches boosted, misspellings corrected by trigram similarity; see
- * db/knowledge.ts `searchChunksRanked`), fused with vector similarity when the
+ * heading matches boosted, a word the knowledge never uses searched by its
+ * WordNet relations (thesaurus.ts) or, when it is misspelled, corrected by
+ * trigram similarity; see db/knowledge.ts `searchChunksRanked`), fused with vector similarity when the
  * bot has embeddings, then spread over sources so one document cannot fill
  * the prompt. Design and figures: docs/answering.md, docs/BENCHMARKS.md.
  *
@@ -24,6 +25,7 @@ import {
 } from "../../db/knowledge.ts";
 import { embedTexts } from "../ai/embed_texts.ts";
 import type { ProviderClient } from "../ai/provider_client.ts";
+import { wordRelations } from "./thesaurus.ts";
 
 export type RetrieveDeps = Pick<AppDeps, "sql" | "log"> & { db: Pick<AppDeps["db"], "vector"> };
 
@@ -50,6 +52,8 @@ const MAX_WORDS = 16;
 const TITLE_BOOST = 2;
 /** Below this trigram similarity a misspelled word is not corrected. */
 const MIN_TRIGRAM_SIMILARITY = 0.3;
+/** What a thesaurus word standing in for an unknown question word counts (its idf times this). */
+const RELATED_WEIGHT = 0.5;
 /** Bonus (times the term's idf) when the question's word appears as written, not only its stem. */
 const EXACT_BONUS = 0.15;
 /** What the best vector similarity can add to a full-text score normalised to 1. */
@@ -80,6 +84,7 @@ export async function retrieveChunks(
   // (one round trip, not two); only then is the question embedded.
   const withVector = deps.db.vector && input.provider !== undefined && input.provider !== null;
   const words = questionWords(input.query);
+  const { related, dictionaryWords } = thesaurusFor(words);
   const ranked = words.length
     ? searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, {
       language: input.bot.language,
@@ -89,6 +94,9 @@ export async function retrieveChunks(
       minSimilarity: MIN_TRIGRAM_SIMILARITY,
       titleBoost: TITLE_BOOST,
       withEmbeddedFlag: withVector,
+      related,
+      relatedWeight: RELATED_WEIGHT,
+      dictionaryWords,
     })
     : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
   const [text, vector] = await Promise.all([
@@ -107,6 +115,23 @@ export function questionWords(query: string): string[] {
   const words = query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? [];
   const cleaned = words.map((w) => w.replace(/[.'’_-]+$/u, "")).filter((w) => w.length > 0);
   return [...new Set(cleaned)].slice(0, MAX_WORDS);
+}
+
+/**
+ * What WordNet relates to each question word, for the words the bot's
+ * vocabulary turns out not to know (the database decides, in the same round
+ * trip), and which words are spelled right and must not be "corrected".
+ */
+function thesaurusFor(words: string[]) {
+  const related: { word: string; of: string }[] = [];
+  const dictionaryWords: string[] = [];
+  for (const word of words) {
+    const relations = wordRelations(word);
+    if (!relations.known) continue;
+    dictionaryWords.push(word);
+    for (const r of relations.related) related.push({ word: r, of: word });
+  }
+  return { related, dictionaryWords };
 }
 
 /**

@@ -17,11 +17,12 @@ const BOTS = [
   "typos-bot",
   "headings",
   "code-sample",
+  "thesaurus",
   "crowding",
   "vec-stub",
   "vec-sharp",
 ];
-const FULL_TEXT_ONLY = ["typos-bot", "code-sample"];
+const FULL_TEXT_ONLY = ["typos-bot", "code-sample", "thesaurus"];
 
 function seed() {
   const s = standardSeed();
@@ -165,6 +166,29 @@ Deno.test("retrieval: what reaches the prompt", serverTestOptions, async (t) => 
         const knowledge = await ask("code-sample", question);
         assertOk(knowledge.includes("about 10 KB gzipped"), `${question}: ${knowledge}`);
       }
+    });
+
+    await t.step("a word the knowledge never uses is searched by its related words", async () => {
+      await train(
+        "thesaurus",
+        "Upload speed",
+        "## Upload speed\n\nUploads run as fast as allowed.",
+      );
+      await train("thesaurus", "Upload size", "## Upload size\n\nEach upload may be up to 2 GB.");
+      await train("thesaurus", "Spam", "## Spam\n\nMessages marked as spam are hidden.");
+      await train(
+        "thesaurus",
+        "Search",
+        "## Search\n\nSearch understands queries in many languages.",
+      );
+      // "big" is nowhere in the knowledge; WordNet says it is a size.
+      const big = await ask("thesaurus", "how big can an upload be?");
+      assertOk(big.indexOf("up to 2 GB") >= 0, big);
+      assertOk(big.indexOf("up to 2 GB") < big.indexOf("as fast as allowed"), big);
+      // "spanish" is a language, and a correctly spelled word: never "corrected" into "spam".
+      const spanish = await ask("thesaurus", "can I search in spanish?");
+      assertOk(spanish.includes("queries in many languages"), spanish);
+      assertOk(!spanish.includes("marked as spam"), spanish);
     });
 
     await t.step("one source cannot crowd out another", async () => {
