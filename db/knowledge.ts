@@ -208,9 +208,13 @@ const RANKED_SEARCH = `
     st AS (
       SELECT chunks::float8 AS n, greatest(lexemes::float8 / chunks, 1) AS avgdl
         FROM knowledge_stats WHERE chatbot_id = $3 AND chunks > 0),
+    -- Vocabulary lookups one key at a time (LIMIT 1 keeps them nested loops):
+    -- a hash join would read the bot's whole vocabulary for a few words.
     known AS (
       SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
-        FROM qw q JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = q.lex),
+        FROM qw q CROSS JOIN LATERAL (
+          SELECT k.lexeme, k.df FROM knowledge_terms k
+           WHERE k.chatbot_id = $3 AND k.lexeme = q.lex LIMIT 1) t),
     unknown AS MATERIALIZED (
       SELECT q.word, q.lex FROM qw q
        WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
@@ -219,7 +223,9 @@ const RANKED_SEARCH = `
         FROM unnest($10::text[], $11::text[]) AS r(rel, of)
         JOIN (SELECT DISTINCT word FROM unknown) u ON u.word = r.of
         CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector($2::regconfig, r.rel))) AS l(lex)
-        JOIN knowledge_terms t ON t.chatbot_id = $3 AND t.lexeme = l.lex),
+        CROSS JOIN LATERAL (
+          SELECT k.lexeme, k.df FROM knowledge_terms k
+           WHERE k.chatbot_id = $3 AND k.lexeme = l.lex LIMIT 1) t),
     fuzzy AS (
       SELECT q.word, m.lexeme, m.df, m.sim
         FROM (SELECT * FROM unknown
@@ -262,17 +268,20 @@ const RANKED_SEARCH = `
              AND k.chatbot_id = $3
            LIMIT t.lim) c
        ORDER BY c.id),
+    -- Each candidate's best term per question word (several related words of
+    -- one word count once), gathered in one join rather than a subquery per chunk.
+    matches AS (
+      SELECT c.id, t.word, max(length(c.tsv)) AS len,
+             max(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title THEN $7::float8 ELSE 1 END) AS best
+        FROM cand c JOIN terms t ON c.tsv @@ t.tsq
+       GROUP BY c.id, t.word),
     hits AS (
-      SELECT c.id,
-             ((SELECT sum(best) FROM (
-                 SELECT max(t.idf * t.sim * CASE WHEN c.tsv @@ t.tsq_title
-                                                 THEN $7::float8 ELSE 1 END) AS best
-                   FROM terms t WHERE c.tsv @@ t.tsq GROUP BY t.word) w)
-               * ${K1 + 1}
-               / (1 + ${K1} * (${1 - B} + ${B} * length(c.tsv) / st.avgdl))
-             )::float8 AS score
-        FROM cand c CROSS JOIN st
-       ORDER BY score DESC NULLS LAST, c.id
+      SELECT m.id,
+             (sum(m.best) * ${K1 + 1}
+               / (1 + ${K1} * (${1 - B} + ${B} * max(m.len) / max(st.avgdl))))::float8 AS score
+        FROM matches m CROSS JOIN st
+       GROUP BY m.id
+       ORDER BY score DESC, m.id
        LIMIT $8)
     SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
                                               'sim', sim))

@@ -141,19 +141,28 @@ function thesaurusFor(words: string[]) {
 function exactFormBonus(search: RankedSearch): ChunkHit[] {
   const exact = search.terms.filter((t) => t.sim === 1);
   if (!exact.length) return search.hits;
-  const patterns = exact.map((t) => ({
-    idf: t.idf,
-    re: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(t.word)}(?![\\p{L}\\p{N}])`, "u"),
-  }));
+  const words = exact.map((t) => ({ idf: t.idf, word: t.word }));
   return search.hits.map((h) => {
     const text = `${h.title}\n${h.content}`.toLowerCase();
-    const bonus = patterns.reduce((sum, p) => sum + (p.re.test(text) ? p.idf : 0), 0);
+    const bonus = words.reduce((sum, w) => sum + (holdsWord(text, w.word) ? w.idf : 0), 0);
     return { ...h, score: h.score + EXACT_BONUS * bonus };
   }).sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `word` occurs in `text` as a whole word. indexOf and a look at the
+ * two neighbouring characters: a regular expression with Unicode lookbehind
+ * cost 3 ms per question over 40 chunks.
+ */
+function holdsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = at > 0 ? text[at - 1]! : "";
+    const after = text[at + word.length] ?? "";
+    if (!WORD_CHARACTER.test(before) && !WORD_CHARACTER.test(after)) return true;
+  }
+  return false;
 }
 
 async function vectorCandidates(
