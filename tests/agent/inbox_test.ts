@@ -351,6 +351,27 @@ Deno.test("the agent inbox", serverTestOptions, async (t) => {
     },
   );
 
+  await t.step("a reply reads the conversation for the agent who wrote it, each time", async () => {
+    const visitor = newVisitor();
+    const id = await visitorStarts(visitor);
+    const unread = async (token: string) =>
+      (await agentGet(token, "/inbox")).body.conversations.find((c: { id: string }) => c.id === id)
+        .unread as number;
+    const reply = async (body: string) =>
+      assertEquals((await agentPost(OWNER, `/conversations/${id}/reply`, { body })).status, 200);
+    await reply("Let me check.");
+    assertEquals(await unread(OWNER), 0, "the replier has read it");
+    assertEquals(await unread(AMY), 1, "the others have not");
+    await reply("Found it."); // already read: nothing to mark, still read
+    assertEquals(await unread(OWNER), 0);
+    // The visitor answers: unread for the owner again, until the next reply.
+    await postStream(s.url, KEY, { visitor_id: visitor, conversation_id: id, message: "Thanks!" });
+    assertEquals(await unread(OWNER), 1);
+    await reply("You are welcome.");
+    assertEquals(await unread(OWNER), 0);
+    assertEquals(await unread(AMY), 2);
+  });
+
   await t.step(
     "sections: waiting, mine, team, ai and resolved are counted over everything",
     async () => {
