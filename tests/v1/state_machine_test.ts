@@ -38,6 +38,7 @@ function row(status: ConversationStatus, extra: Partial<ConversationRow> = {}): 
     last_message_at: now,
     created_at: now,
     last_visitor_message_id: null,
+    read_by: [],
     routed_by: null,
     ...extra,
   };
