@@ -12,6 +12,7 @@ import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
 import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
 import { anyProviderKeyStored } from "./db/provider_keys.ts";
 import { logStrayRejections } from "./app/stray_rejections.ts";
+import { warmThesaurus } from "./domain/knowledge/thesaurus.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -25,6 +26,11 @@ export async function startServer(env?: Record<string, string | undefined>) {
     hostname: config.hostname,
     onListen: () => {},
   }, handler);
+  // The thesaurus's index files are read now, after the server listens, not on the first question.
+  setTimeout(() => {
+    const why = warmThesaurus();
+    if (why) services.deps.log.warn("thesaurus unavailable; retrieval goes on without it", { why });
+  }, 0);
   const port = (server.addr as Deno.NetAddr).port;
   // PORT=0 picks a free port; the default BASE_URL must name the real one.
   const givenBaseUrl = env ? env.BASE_URL : Deno.env.get("BASE_URL");

@@ -65,13 +65,32 @@ interface Database {
 }
 
 let database: Database | null = null;
+/** Why the database files could not be read: retrieval then goes on without a thesaurus. */
+let unavailable: string | null = null;
 const cache = new Map<string, WordRelations>();
+const NOTHING: WordRelations = { known: false, related: [] };
+
+/**
+ * Reads the index files now rather than on the first question (about 40 ms);
+ * the reason when the files cannot be read, else null.
+ */
+export function warmThesaurus(): string | null {
+  wordRelations("warm");
+  return unavailable;
+}
 
 /** What WordNet says of one lower-case word; unknown when the word is not plain letters. */
 export function wordRelations(word: string): WordRelations {
   const hit = cache.get(word);
   if (hit) return hit;
-  const result = /^[a-z][a-z'-]*[a-z]$/.test(word) ? lookUp(word) : { known: false, related: [] };
+  if (unavailable || !/^[a-z][a-z'-]*[a-z]$/.test(word)) return NOTHING;
+  let result: WordRelations;
+  try {
+    result = lookUp(word);
+  } catch (err) {
+    unavailable = String(err);
+    return NOTHING;
+  }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(word, result);
   return result;
