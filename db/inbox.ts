@@ -5,7 +5,7 @@
  * unread while its newest visitor message is past the agent's read marker.
  */
 import type { Executor } from "./client.ts";
-import type { ConversationStatus, HandoffState } from "./conversations.ts";
+import { type ConversationStatus, type HandoffState, isUuid } from "./conversations.ts";
 
 export type InboxFilter = "all" | "waiting" | "mine" | "team" | "ai" | "human" | "resolved";
 
@@ -131,6 +131,22 @@ export async function inboxRowsByIds(
        WHERE c.workspace_id = ${workspaceId} AND c.id = ANY(${conversationIds}::bigint[]))
     ${rowSelect(sql, userId)}
      ORDER BY c.last_message_at DESC, c.id DESC`;
+}
+
+/** One conversation's row by its public id, in one statement (realtime events carry public ids). */
+export async function inboxRowByPublicId(
+  sql: Executor,
+  workspaceId: number,
+  userId: number | null,
+  publicId: string,
+): Promise<InboxRowData | null> {
+  if (!isUuid(publicId)) return null;
+  const [row] = await sql<InboxRowData[]>`
+    WITH page AS (
+      SELECT c.* FROM conversations c
+       WHERE c.workspace_id = ${workspaceId} AND c.public_id = ${publicId})
+    ${rowSelect(sql, userId)}`;
+  return row ?? null;
 }
 
 function rowSelect(sql: Executor, userId: number | null) {

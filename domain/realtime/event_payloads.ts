@@ -6,11 +6,11 @@
  */
 import type { AppDeps } from "../../app/deps.ts";
 import type { Executor } from "../../db/client.ts";
-import { findConversationByPublicId } from "../../db/conversations.ts";
+import { inboxRowByPublicId } from "../../db/inbox.ts";
 import { findBroadcastNote } from "../../db/realtime_payloads.ts";
 import type { ParleyEvent } from "../events.ts";
 import { isoWithOffset } from "../widget/widget_message.ts";
-import { type InboxRow, loadInboxRows } from "../inbox/inbox_rows.ts";
+import { type InboxRow, toInboxRow } from "../inbox/inbox_rows.ts";
 import { timeOfDay } from "../display_time.ts";
 
 export interface ConversationPayloads {
@@ -28,20 +28,16 @@ export async function conversationPayloads(
   workspaceId: number,
   conversationId: string,
 ): Promise<ConversationPayloads | null> {
-  const conv = await findConversationByPublicId(deps.sql, workspaceId, conversationId);
-  if (!conv) return null;
-  const [row] = await loadInboxRows(deps.sql, {
-    workspaceId,
-    viewerUserId: null,
-    conversationIds: [conv.id],
-  }, { now: deps.clock() });
-  if (!row) return null;
+  // One statement: after every reply this runs ahead of the next request on
+  // the embedded database's single connection.
+  const data = await inboxRowByPublicId(deps.sql, workspaceId, null, conversationId);
+  if (!data) return null;
   return {
-    row,
+    row: toInboxRow(data, { now: deps.clock(), viewerUserId: null }),
     widget: {
-      conversation_id: conv.public_id,
-      status: conv.status,
-      handoff_state: conv.handoff_state,
+      conversation_id: data.public_id,
+      status: data.status,
+      handoff_state: data.handoff_state,
     },
   };
 }
