@@ -2,9 +2,9 @@
  * Retrieval: full-text ranked by BM25 (rare words count more, title and
  * heading matches boosted, a word the knowledge never uses searched by its
  * WordNet relations (thesaurus.ts) or, when it is misspelled, corrected by
- * trigram similarity; see db/knowledge.ts `searchChunksRanked`), fused with vector similarity when the
- * bot has embeddings, then spread over sources so one document cannot fill
- * the prompt. Design and figures: docs/answering.md, docs/BENCHMARKS.md.
+ * trigram similarity; see db/knowledge.ts `searchChunksRanked`), fused with
+ * vector similarity when the bot has embeddings, then spread over sources so
+ * one document cannot fill the prompt. Design and figures: docs/answering.md, docs/BENCHMARKS.md.
  *
  * The fusion is score-aware and cannot hurt: a chunk's full-text score,
  * relative to the best one, counts fully, its vector similarity only up to
