@@ -34,17 +34,16 @@ const BROADER = new Set(["@", "@i"]);
 
 /** WordNet's suffix rules (its "morphy"): the base forms a word may be an inflection of. */
 const SUFFIXES: Record<Pos, [string, string][]> = {
-  noun: [["s", ""], ["ses", "s"], ["xes", "x"], ["zes", "z"], ["ches", "ch"], ["shes", "sh"], [
-    "men",
-    "man",
-  ], ["ies", "y"]],
-  verb: [["s", ""], ["ies", "y"], ["es", "e"], ["es", ""], ["ed", "e"], ["ed", ""], ["ing", "e"], [
-    "ing",
-    "",
-  ]],
-  adj: [["er", ""], ["est", ""], ["er", "e"], ["est", "e"]],
+  noun: rules("s>", "ses>s", "xes>x", "zes>z", "ches>ch", "shes>sh", "men>man", "ies>y"),
+  verb: rules("s>", "ies>y", "es>e", "es>", "ed>e", "ed>", "ing>e", "ing>"),
+  adj: rules("er>", "est>", "er>e", "est>e"),
   adv: [],
 };
+
+/** "ies>y": strip "ies", add "y". */
+function rules(...specs: string[]): [string, string][] {
+  return specs.map((spec) => spec.split(">") as [string, string]);
+}
 
 export interface WordRelations {
   /** Whether WordNet knows the word (in any inflection): a real word, not a typo. */
@@ -107,7 +106,7 @@ function lookUp(word: string): WordRelations {
       if (entry) entries.push({ pos, base, ...entry });
     }
   }
-  if (!entries.length) return { known: false, related: [] };
+  if (!entries.length) return NOTHING;
   entries.sort((a, b) => b.tagged - a.tagged);
   // Sense by sense, the commonest first: its synonyms, the forms derived from
   // them ("die" gives "death"), then the broader term ("spanish" is a language).
@@ -117,13 +116,14 @@ function lookUp(word: string): WordRelations {
       if (sense >= offsets.length) continue;
       const synset = readSynset(db, pos, offsets[sense]!);
       candidates.push(...headWords(synset.words, pos).slice(0, PER_GROUP));
-      const derived = synset.pointers.filter((p) => DERIVED.has(p.symbol)).flatMap((p) => {
+      // Only the synsets whose words can be used are read: a common verb points to dozens.
+      const derived = pointed(synset, DERIVED).flatMap((p) => {
         const target = readSynset(db, p.pos, p.offset);
         return headWords(p.target > 0 ? [target.words[p.target - 1]!] : target.words, p.pos);
       });
       candidates.push(...derived.slice(0, PER_GROUP));
       if (pos === "noun" || pos === "verb") {
-        const broader = synset.pointers.filter((p) => BROADER.has(p.symbol))
+        const broader = pointed(synset, BROADER)
           .flatMap((p) => headWords(readSynset(db, p.pos, p.offset).words, p.pos));
         candidates.push(...broader.slice(0, PER_GROUP));
       }
@@ -137,6 +137,11 @@ function lookUp(word: string): WordRelations {
     related.push(w);
   }
   return { known: true, related: related.slice(0, MAX_RELATED) };
+}
+
+/** The first PER_GROUP pointers of the given kinds. */
+function pointed(synset: Synset, symbols: Set<string>): Synset["pointers"] {
+  return synset.pointers.filter((p) => symbols.has(p.symbol)).slice(0, PER_GROUP);
 }
 
 /**
