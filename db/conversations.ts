@@ -28,7 +28,7 @@ export interface ConversationRow {
   created_at: Date;
   last_visitor_message_id: number | null;
   /** Agents who have read up to the last visitor message (migration 0021). */
-  read_by: (number | string)[];
+  read_by: number[];
   /** How the conversation reached its assignee (takeover, agentReply, assign, invite). */
   routed_by: string | null;
 }

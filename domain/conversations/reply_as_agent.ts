@@ -42,7 +42,7 @@ export async function replyAsAgent(
     // Whoever answers has read what they answered. Unread counts only visitor
     // messages, so an agent who had read them all has nothing to mark (a
     // statement less on the hottest agent path).
-    if (!before.read_by.some((id) => Number(id) === actor.userId)) {
+    if (!before.read_by.includes(actor.userId)) {
       await markConversationRead(tx, row.id, actor.userId, now);
     }
     return { message, duplicate: false, publicId: row.public_id };
