@@ -3,11 +3,17 @@
  * useless if the table leaks), provider keys as AES-GCM under APP_KEY.
  */
 
+import { createHash } from "node:crypto";
+
 const encoder = new TextEncoder();
 
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+/**
+ * Every authenticated request hashes its token. node:crypto hashes on the
+ * calling thread (8 µs here); WebCrypto's digest hops to a worker thread and
+ * back (95 µs idle, more under load). Still a promise, for its callers.
+ */
+export function sha256Hex(text: string): Promise<string> {
+  return Promise.resolve(createHash("sha256").update(text).digest("hex"));
 }
 
 /** URL-safe random string of `bytes` bytes of entropy. */
