@@ -1,6 +1,11 @@
 /**
  * Domain events, emitted after a transaction commits. Delivered through the Kv
  * pub/sub, so with Redis every instance's subscribers see every event.
+ *
+ * This instance's own subscribers get an event at once, not after a trip
+ * through Redis and back (a round trip off every reply's way to the agent's
+ * socket, and local delivery goes on while Redis is down). Each message on
+ * the Kv carries its instance of origin, and an instance skips its own.
  */
 import type { Kv, Unsubscribe } from "../kv/kv.ts";
 
@@ -17,16 +22,54 @@ export interface EventBus {
 
 const CHANNEL = "events";
 
+/** What travels on the Kv channel. */
+interface Envelope {
+  origin: string;
+  event: DomainEvent;
+}
+
+type Handler = (event: DomainEvent) => void;
+
 export function createEventBus(kv: Kv): EventBus {
-  return {
-    emit: (event) => kv.publish(CHANNEL, JSON.stringify(event)),
-    on: (handler) =>
-      kv.subscribe(CHANNEL, (raw) => {
-        try {
-          handler(JSON.parse(raw) as DomainEvent);
-        } catch {
-          // A malformed event from another instance must not kill the subscriber.
-        }
-      }),
+  const origin = crypto.randomUUID();
+  const local = new Set<Handler>();
+
+  // Handlers see what another instance's would: the event as parsed from its
+  // JSON (one copy each), after the emitting action has carried on.
+  const deliverLocally = (json: string) => {
+    for (const handler of local) queueMicrotask(() => safely(handler, JSON.parse(json)));
   };
+
+  return {
+    emit: (event) => {
+      const envelope = JSON.stringify({ origin, event } satisfies Envelope);
+      deliverLocally(JSON.stringify(event));
+      return kv.publish(CHANNEL, envelope);
+    },
+    on: async (handler) => {
+      const unsubscribe = await kv.subscribe(CHANNEL, (raw) => {
+        let envelope: Envelope;
+        try {
+          envelope = JSON.parse(raw) as Envelope;
+        } catch {
+          return; // a malformed message must not kill the subscriber
+        }
+        if (envelope.origin !== origin && envelope.event) safely(handler, envelope.event);
+      });
+      local.add(handler);
+      return async () => {
+        local.delete(handler);
+        await unsubscribe();
+      };
+    },
+  };
+}
+
+/** A subscriber that throws must not take the bus (or the process) down with it. */
+function safely(handler: Handler, event: DomainEvent): void {
+  try {
+    handler(event);
+  } catch {
+    // Subscribers report their own failures (realtime_feed, notifications).
+  }
 }
