@@ -1,5 +1,7 @@
 /** messages: the turns of a conversation (visitor, AI assistant, human agent). */
+import type postgres from "postgres";
 import type { Executor } from "./client.ts";
+import { isUuid } from "./conversations.ts";
 
 export type MessageRole = "visitor" | "assistant" | "agent";
 
@@ -94,6 +96,20 @@ export async function appendMessage(
   m: NewMessage,
   opts: { onlyIfAiMayAnswer?: boolean } = {},
 ): Promise<MessageRow | null> {
+  const [row] = await appendMessageStatement(sql, workspaceId, m, opts);
+  return row ?? null;
+}
+
+/**
+ * `appendMessage`'s statement, not yet sent: for a pipelined transaction's
+ * `commitWith` (db/pipelined_transaction.ts). Its rows: the message, or none.
+ */
+export function appendMessageStatement(
+  sql: Executor,
+  workspaceId: number,
+  m: NewMessage,
+  opts: { onlyIfAiMayAnswer?: boolean } = {},
+): postgres.PendingQuery<MessageRow[]> {
   const guard = opts.onlyIfAiMayAnswer
     ? sql`AND status <> 'agent' AND handoff_state <> 'human_connected'`
     : sql``;
@@ -102,7 +118,7 @@ export async function appendMessage(
   const visitorMark = m.role === "visitor"
     ? sql`, last_visitor_message_id = (SELECT id FROM mid), read_by = '{}'`
     : sql``;
-  const [row] = await sql<MessageRow[]>`
+  return sql<MessageRow[]>`
     WITH mid AS (SELECT nextval('messages_id_seq') AS id),
     c AS (
       UPDATE conversations SET last_message_at = ${m.now} ${visitorMark}
@@ -116,7 +132,56 @@ export async function appendMessage(
       ${m.now}
       FROM c
     RETURNING *`;
-  return row ?? null;
+}
+
+/** Column values a conversation must still have for `appendMessageWhile` to write. */
+export type ConversationCondition = Record<string, string | number | null>;
+
+/**
+ * One statement, no transaction: stores `m` in the conversation (by public
+ * id) and bumps its `last_message_at`, only while the conversation has every
+ * value in `expected`, counts `readerUserId` among its readers (`read_by`),
+ * and has no message with `m.clientId` yet. Null, with nothing written,
+ * otherwise. The UPDATE's row lock orders it after any transaction holding
+ * the conversation, and the condition is checked again on the row it finally
+ * locks; a `client_id` stored meanwhile loses on the unique index.
+ */
+export async function appendMessageWhile(
+  sql: Executor,
+  workspaceId: number,
+  conversationPublicId: string,
+  expected: ConversationCondition,
+  readerUserId: number,
+  m: Omit<NewMessage, "conversationId">,
+): Promise<{ message: MessageRow; conversationPublicId: string } | null> {
+  if (!isUuid(conversationPublicId)) return null;
+  const condition = Object.entries(expected)
+    .map(([column, value]) =>
+      value === null ? sql`${sql(column)} IS NULL` : sql`${sql(column)} = ${value}`
+    )
+    .reduce((all, one) => sql`${all} AND ${one}`);
+  const newClientId = m.clientId
+    ? sql`AND NOT EXISTS (SELECT 1 FROM messages x
+           WHERE x.conversation_id = conversations.id AND x.client_id = ${m.clientId})`
+    : sql``;
+  const [row] = await sql<(MessageRow & { conversation_public_id: string })[]>`
+    WITH c AS (
+      UPDATE conversations SET last_message_at = ${m.now}
+       WHERE workspace_id = ${workspaceId} AND public_id = ${conversationPublicId}
+         AND ${condition} AND read_by @> ARRAY[${readerUserId}::bigint] ${newClientId}
+      RETURNING id, public_id)
+    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
+      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
+    SELECT ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
+      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
+      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
+      ${m.now}
+      FROM c
+    ON CONFLICT (conversation_id, client_id) WHERE client_id IS NOT NULL DO NOTHING
+    RETURNING *, (SELECT public_id FROM c) AS conversation_public_id`;
+  if (!row) return null;
+  const { conversation_public_id, ...message } = row;
+  return { message, conversationPublicId: conversation_public_id };
 }
 
 /** The message an agent app already sent with this `client_id`, if any (retries). */

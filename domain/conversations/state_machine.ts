@@ -142,6 +142,32 @@ export function planTransition(
   return t.patch(row, ctx);
 }
 
+/** Whether `name` would leave `row` exactly as it is (and so write nothing). */
+export function changesNothing(
+  row: ConversationRow,
+  name: TransitionName,
+  ctx: TransitionContext,
+): boolean {
+  return Object.keys(changedFields(row, planTransition(row, name, ctx))).length === 0;
+}
+
+/**
+ * The conversation values at which an agent's reply changes nothing: the
+ * replying agent's own, a human connected, not resolved. The reply's
+ * one-statement path stores a message only while the conversation has them
+ * (domain/conversations/reply_as_agent.ts); the state machine's tests check
+ * that they are a fixed point of `agentReply`.
+ */
+export function agentReplyFixedPoint(actorUserId: number) {
+  return {
+    status: "agent",
+    handoff_state: "human_connected",
+    assigned_user_id: actorUserId,
+    resolution: null,
+    resolved_at: null,
+  } as const satisfies ConversationPatch;
+}
+
 /** Apply one transition to a conversation row (inside the caller's transaction). */
 export async function applyTransition(
   tx: Executor,

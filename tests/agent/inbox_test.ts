@@ -273,6 +273,51 @@ Deno.test("the agent inbox", serverTestOptions, async (t) => {
     assertOk(other.body.message.id !== [...ids][0]);
   });
 
+  await t.step(
+    "on a conversation the agent owns and has read, retries still store one message",
+    async () => {
+      // Such replies take the one-statement path, which has no row lock to
+      // wait on before it looks for the client_id.
+      const id = await visitorStarts(newVisitor());
+      const first = await agentPost(AMY, `/conversations/${id}/reply`, { body: "Amy here." });
+      assertEquals(first.status, 200);
+      const before = (await agentGet(AMY, `/conversations/${id}`)).body.active;
+      assertEquals([before.status, before.mine], ["agent", true]);
+      const replies = await Promise.all(
+        Array.from(
+          { length: 8 },
+          () =>
+            agentPost(AMY, `/conversations/${id}/reply`, {
+              body: "Owned once",
+              client_id: "own-1",
+            }),
+        ),
+      );
+      for (const r of replies) assertEquals(r.status, 200);
+      assertEquals(new Set(replies.map((r) => r.body.message.id)).size, 1);
+      assertEquals(replies.filter((r) => r.body.duplicate === false).length, 1);
+      const after = (await agentGet(AMY, `/conversations/${id}`)).body.active;
+      assertEquals(
+        after.messages.filter((m: { content: string }) => m.content === "Owned once").length,
+        1,
+      );
+      // A later retry, alone, is a duplicate too; a new client_id is a new message.
+      const again = await agentPost(AMY, `/conversations/${id}/reply`, {
+        body: "Owned once",
+        client_id: "own-1",
+      });
+      assertEquals([again.body.duplicate, again.body.message.id], [
+        true,
+        replies[0]!.body.message.id,
+      ]);
+      const next = await agentPost(AMY, `/conversations/${id}/reply`, {
+        body: "Owned twice",
+        client_id: "own-2",
+      });
+      assertEquals(next.body.duplicate, false);
+    },
+  );
+
   await t.step("takeover, release, resolve and reopen answer the spec's bodies", async () => {
     const visitor = newVisitor();
     const id = await visitorStarts(visitor);

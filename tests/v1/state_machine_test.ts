@@ -6,7 +6,9 @@
 import { assert_, assertEquals, assertOk } from "../helpers/assert.ts";
 import type { ConversationRow, ConversationStatus } from "../../db/conversations.ts";
 import {
+  agentReplyFixedPoint,
   aiMayAnswer,
+  changesNothing,
   planTransition,
   type TransitionName,
 } from "../../domain/conversations/state_machine.ts";
@@ -65,6 +67,29 @@ Deno.test("takeover and agent reply hand the conversation to a human", () => {
   assertEquals(replied.handoff_state, "human_connected");
   assertEquals(replied.resolution, null);
   assert_.throws(() => planTransition(row("closed"), "takeover", { now }), Conflict);
+});
+
+Deno.test("an agent's reply changes nothing at its fixed point", () => {
+  // The reply's one-statement path trusts these values to need no transition.
+  const fixed = agentReplyFixedPoint(3);
+  assertOk(changesNothing(row("agent", fixed), "agentReply", { now, actorUserId: 3 }));
+  // Away from it in any one value, the reply has something to write.
+  const away: Partial<ConversationRow>[] = [
+    { status: "bot", handoff_state: "bot_active" },
+    { status: "closed", handoff_state: "bot_active" },
+    { handoff_state: "handoff_pending" },
+    { assigned_user_id: null },
+    { resolution: "resolved" },
+    { resolved_at: now },
+  ];
+  for (const change of away) {
+    const r = row("agent", { ...fixed, ...change });
+    assertEquals(
+      changesNothing(r, "agentReply", { now, actorUserId: 3 }),
+      false,
+      JSON.stringify(change),
+    );
+  }
 });
 
 Deno.test("release, resolve and reopen follow the spec's table", () => {
