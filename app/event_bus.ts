@@ -4,8 +4,8 @@
  *
  * This instance's own subscribers get an event at once, not after a trip
  * through Redis and back (a round trip off every reply's way to the agent's
- * socket, and local delivery goes on while Redis is down). Each message on
- * the Kv carries its instance of origin, and an instance skips its own.
+ * socket). Each message on the Kv carries its instance of origin, and an
+ * instance skips its own.
  */
 import type { Kv, Unsubscribe } from "../kv/kv.ts";
 
