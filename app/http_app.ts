@@ -2,7 +2,7 @@
  * The request handler: health probes, API docs, the tRPC door, raw routes
  * (SSE, static), then the REST door; one JSON log line per request.
  */
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../domain/deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
 import { buildOpenApiDocument } from "../routers/openapi/document.ts";

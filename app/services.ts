@@ -3,7 +3,7 @@
  * or DATABASE_URL), migrations, Kv (Redis or in-process), keys, seed, demo.
  */
 import type { Config } from "./config.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../domain/deps.ts";
 import { createLogger } from "./logger.ts";
 import { resolveAppKey } from "./app_key.ts";
 import { resolveVapidKeys } from "./vapid_keys.ts";

@@ -2,14 +2,9 @@
  * Background workers started with the server and stopped on shutdown.
  * Each surface's workers (indexing jobs, presence sweeps) are listed here.
  */
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps, Worker } from "../domain/deps.ts";
 import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
 import { startNotificationsWorker } from "../domain/notifications/notifications_worker.ts";
-
-export interface Worker {
-  name: string;
-  stop(): Promise<void>;
-}
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 

@@ -5,7 +5,7 @@
  * every event. Ids are the public ones (conversation UUID) plus the numeric
  * message, note and chatbot ids subscribers load by.
  */
-import type { AppDeps } from "../app/deps.ts";
+import type { AppDeps } from "./deps.ts";
 
 /** Why a conversation's inbox row changed. */
 export type UpdateReason =

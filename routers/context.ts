@@ -1,5 +1,5 @@
 /** The per-request context every procedure receives, on both doors. */
-import type { AppDeps } from "../app/deps.ts";
+import type { AppDeps } from "../domain/deps.ts";
 import type { Auth } from "../domain/auth/tokens.ts";
 
 export interface RequestContext {

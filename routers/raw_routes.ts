@@ -2,7 +2,7 @@
  * Routes that are not tRPC procedures: the widget's SSE stream and static
  * assets (widget.js, the demo page, the agents' web inbox). The app consults them before the REST door.
  */
-import type { AppDeps } from "../app/deps.ts";
+import type { AppDeps } from "../domain/deps.ts";
 import type { DescribedOperation } from "./openapi/document.ts";
 import { widgetStreamRoutes } from "./widget/stream_routes.ts";
 import { widgetAssetRoutes } from "../widget/asset_routes.ts";

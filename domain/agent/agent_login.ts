@@ -3,7 +3,7 @@
  * web logins, one refusal text) with the agent rule: owners, administrators
  * and agents, never the read-only viewer seat.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { login } from "../auth/login.ts";
 import { can } from "../auth/permissions.ts";
 import { findPlanOfWorkspace } from "../../db/workspaces.ts";

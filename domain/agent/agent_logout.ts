@@ -3,7 +3,7 @@
  * signed in. The push subscriptions this token registered go with it, so a
  * signed-out device stops receiving alerts.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { deleteSubscriptionsOfToken } from "../../db/push_subscriptions.ts";
 import { type Auth, revokeCurrentToken } from "../auth/tokens.ts";
 

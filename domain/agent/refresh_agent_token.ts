@@ -5,7 +5,7 @@
  * push subscriptions move to the new token, so logging out with it removes
  * them and they do not lapse when the old token expires.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { type Auth, issueToken } from "../auth/tokens.ts";
 import { moveSubscriptionsToToken } from "../../db/push_subscriptions.ts";
 import { AGENT_TOKEN_NAME, type AgentSessionView, agentSessionView } from "./agent_session.ts";

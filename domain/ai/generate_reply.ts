@@ -5,7 +5,7 @@
  * provider failure throws ProviderUnavailable and stores nothing more: the
  * visitor's message, stored by the turn, stays.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
 import {

@@ -7,7 +7,7 @@
  * turn is refused or a human owns the conversation, the work is dropped: at
  * most one query embedding is spent, and only for bots with embedded sources.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { retrieveChunks, type RetrievedChunk } from "../knowledge/retrieve_chunks.ts";
 import { openProviderClient, type ProviderClient } from "./provider_client.ts";

@@ -5,7 +5,7 @@
  * needs no key (a local model server). It never leaves this function's result.
  */
 import OpenAI from "openai";
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findProviderKey } from "../../db/provider_keys.ts";
 import { decryptText } from "../auth/secrets.ts";
 import { ProviderUnavailable } from "../errors.ts";

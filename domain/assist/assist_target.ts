@@ -3,7 +3,7 @@
  * workspace (404 otherwise), its bot with the stored provider key, and its
  * newest messages, oldest first (more than any prompt's budget holds).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { type ChatbotForReply, findChatbotByIdForReply } from "../../db/chatbots.ts";
 import { type ConversationRow, findConversationByPublicId } from "../../db/conversations.ts";
 import { type MessageRow, recentMessages } from "../../db/messages.ts";

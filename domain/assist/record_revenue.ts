@@ -4,7 +4,7 @@
  * units ("cents": 2 decimals for EUR, none for JPY, 3 for KWD, as ISO 4217
  * says); a repeated call replaces the figure. Rules: docs/agent-api.md.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { setConversationRevenue } from "../../db/conversation_assist.ts";
 import { isUuid } from "../../db/conversations.ts";
 import { Invalid, NotFound } from "../errors.ts";

@@ -7,7 +7,7 @@
  * last agent reply) or no provider key (none stored, no AI_API_KEY, no
  * AI_BASE_URL): `suggestion` is null and no provider call is made.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { insertAssistCall } from "../../db/ai_assist_calls.ts";
 import type { MessageRow } from "../../db/messages.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";

@@ -6,7 +6,7 @@
  * provider key, a failing provider or an unusable answer: 422, "could not be
  * generated now", and nothing stored.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { insertAssistCall } from "../../db/ai_assist_calls.ts";
 import { setConversationSummary } from "../../db/conversation_assist.ts";
 import { listTags } from "../../db/tags.ts";

@@ -2,7 +2,7 @@
  * An agent inserted a canned reply: count it, so the list keeps ranking the
  * most used first. Another agent's private reply is off limits (403).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { countCannedUse, findCanned } from "../../db/canned_replies.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 

@@ -1,5 +1,5 @@
 /** A private note on a conversation: for agents only, never sent to the visitor. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { insertNote } from "../../db/conversation_notes.ts";
 import { timeOfDay } from "../display_time.ts";

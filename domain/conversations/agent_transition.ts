@@ -4,7 +4,7 @@
  * the events log, all in one transaction; `conversation.updated` after
  * commit. A missing or foreign conversation is 404.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Tx } from "../../db/client.ts";
 import {
   type ConversationRow,

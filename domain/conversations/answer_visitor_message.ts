@@ -3,7 +3,7 @@
  * human owns the conversation) the AI's reply. A provider failure surfaces as
  * ProviderUnavailable (502) after the visitor message is safely stored.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { type ConversationRow, findConversationById } from "../../db/conversations.ts";
 import { Conflict, Invalid, ProviderUnavailable } from "../errors.ts";

@@ -3,7 +3,7 @@
  * null). The assignee must be able to handle conversations: a viewer, a
  * suspended account or someone of another workspace is refused (422).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { findUser } from "../../db/users.ts";
 import { can } from "../auth/permissions.ts";

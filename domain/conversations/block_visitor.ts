@@ -3,7 +3,7 @@
  * widget messages are refused with 403 and never reach the AI. Logged in
  * the conversation's events.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { setVisitorBlocked } from "../../db/blocked_visitors.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";

@@ -1,5 +1,5 @@
 /** An agent hands a conversation back to the AI, which answers the visitor's next message. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { type AgentActor, runAgentTransition } from "./agent_transition.ts";
 

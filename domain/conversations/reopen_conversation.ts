@@ -1,5 +1,5 @@
 /** An agent reopens a closed conversation, handing it back to the AI. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { type AgentActor, runAgentTransition } from "./agent_transition.ts";
 

@@ -11,7 +11,7 @@
  * conversation) takes the locked transaction, where concurrent retries
  * serialise on the conversation's row lock.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   appendMessageStatement,
   appendMessageWhile,

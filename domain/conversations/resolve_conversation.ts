@@ -1,5 +1,5 @@
 /** An agent resolves a conversation; the visitor's next message reopens it on its own. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { type AgentActor, runAgentTransition } from "./agent_transition.ts";
 

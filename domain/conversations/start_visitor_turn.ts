@@ -7,7 +7,7 @@
  * locks the conversation and also reads the history the reply needs, so no
  * query is left between the commit and the provider call.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { Tx } from "../../db/client.ts";
 import {

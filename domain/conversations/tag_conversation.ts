@@ -3,7 +3,7 @@
  * dashboard; agents only apply them). A tag outside the catalogue is 422 on
  * attach, 404 on detach; a foreign conversation is 404.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { attachTag, detachTag, findTag } from "../../db/tags.ts";
 import { Invalid, NotFound } from "../errors.ts";

@@ -1,5 +1,5 @@
 /** An agent takes a conversation over: it is theirs, and the AI stops answering. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { type AgentActor, runAgentTransition } from "./agent_transition.ts";
 

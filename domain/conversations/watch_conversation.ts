@@ -1,5 +1,5 @@
 /** An agent follows a conversation they do not own (or stops): alerts and `watching`. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { setWatcher } from "../../db/conversation_watchers.ts";
 import { NotFound } from "../errors.ts";

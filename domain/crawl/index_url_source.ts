@@ -5,7 +5,7 @@
  * after a restart re-uses what is already indexed instead of duplicating it;
  * pages the site no longer has are removed at the end.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { KnowledgeSourceRow } from "../../db/knowledge.ts";
 import {
   deletePagesExcept,

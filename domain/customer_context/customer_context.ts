@@ -6,7 +6,7 @@
  * a warning in the log; never a 500. Answers are cached per conversation for
  * CACHE_SECONDS (failures are not, so a recovered service shows at once).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { type IntegrationRow, listIntegrations } from "../../db/workspace_integrations.ts";
 import { addressPolicy } from "../crawl/address_policy.ts";

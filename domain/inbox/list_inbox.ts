@@ -3,7 +3,7 @@
  * count over the whole inbox, and optionally one conversation opened in
  * `active` (marked read first, so the counts already reflect it).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { countInbox, type InboxFilter, pageInbox } from "../../db/inbox.ts";
 import type { ActiveConversation } from "./active_conversation.ts";
 import { type InboxRow, toInboxRow } from "./inbox_rows.ts";

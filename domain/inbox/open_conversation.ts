@@ -3,7 +3,7 @@
  * is per agent), and the full `active` view is returned. An unknown or foreign
  * id is not an error here: the inbox answers with `active: null`.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findConversationDetail } from "../../db/conversation_detail.ts";
 import { isUuid } from "../../db/conversations.ts";
 import { markConversationRead } from "../../db/inbox.ts";

@@ -4,7 +4,7 @@
  * While retries remain a failed source goes back to `pending` with the
  * reason; when the job gives up it is `failed` with the reason.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findSource } from "../../db/knowledge.ts";
 import { recountPages, setSourceState, sourceLanguage } from "../../db/knowledge_admin.ts";
 import { CrawlRefused } from "../crawl/crawl_site.ts";

@@ -1,6 +1,5 @@
 /** The knowledge indexing worker started with the server (registered in app/workers.ts). */
-import type { AppDeps } from "../../app/deps.ts";
-import type { Worker } from "../../app/workers.ts";
+import type { AppDeps, Worker } from "../deps.ts";
 import { INDEX_SOURCE } from "./job_queue.ts";
 import { indexSourceJob } from "./index_source_job.ts";
 import { startJobRunner } from "./job_runner.ts";

@@ -6,8 +6,7 @@
  * Failures retry with exponential backoff; a PermanentJobError, or the last
  * attempt, gives up and lets the handler record the reason.
  */
-import type { AppDeps } from "../../app/deps.ts";
-import type { Worker } from "../../app/workers.ts";
+import type { AppDeps, Worker } from "../deps.ts";
 import { describeError } from "../../app/logger.ts";
 import {
   claimJob,

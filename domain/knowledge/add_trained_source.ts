@@ -4,7 +4,7 @@
  * adding a second one. When training fails the record stays (status
  * `failed`) and the 422 carries its id and status for a retry.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { findSourceByHash, insertSource, type KnowledgeSourceRow } from "../../db/knowledge.ts";
 import { sha256Hex } from "../auth/secrets.ts";

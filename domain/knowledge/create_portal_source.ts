@@ -3,7 +3,7 @@
  * indexing job in the same transaction, and the answer returns at once;
  * the background pipeline (domain/jobs) indexes or crawls it.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { insertSource, type NewSource } from "../../db/knowledge.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { Invalid } from "../errors.ts";

@@ -3,7 +3,7 @@
  * stored text, its crawled pages, their chunks (foreign-key cascade) and its
  * pending indexing job, in one transaction.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { deleteTopLevelSource } from "../../db/knowledge_admin.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { NotFound } from "../errors.ts";

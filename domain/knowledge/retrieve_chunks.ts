@@ -15,7 +15,7 @@
  * needs a shared (or nearly shared) word, vector search a minimum cosine
  * similarity.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import {
   type ChunkHit,

@@ -8,7 +8,7 @@
  * with the reason and rethrows, so the record stays for a retry (v1: the
  * 422 with id and status; the portal's job: its retries).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   findSource,
   type KnowledgeSourceRow,

@@ -6,7 +6,7 @@
  * hands it over (an open chat at once through `message.created`). A failure
  * saves nothing and is a 500 that is safe to retry.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { appendMessage, type MessageRow } from "../../db/messages.ts";
 import { findLatestVisitor } from "../../db/visitors.ts";
 import { findLatestOpenConversation } from "../../db/widget_conversations.ts";

@@ -4,7 +4,7 @@
  * answered; it only queues a job, keyed by the event's own identity, so the
  * same event seen by every instance (Redis pub/sub) is queued once.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { DomainEvent } from "../../app/event_bus.ts";
 import { describeError } from "../../app/logger.ts";
 import type { ParleyEvent } from "../events.ts";

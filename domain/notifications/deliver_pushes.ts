@@ -6,7 +6,7 @@
  * address policy again before its request (DNS may have changed since
  * registration); a host's verdict is kept for a minute.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { deleteSubscriptions } from "../../db/push_subscriptions.ts";
 import { AddressRefused } from "../crawl/address_policy.ts";
 import type { AlertPayload } from "./alert_kinds.ts";

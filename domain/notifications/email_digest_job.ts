@@ -5,7 +5,7 @@
  * are deleted only after the SMTP server accepted the mail; a failure
  * retries with backoff and nothing is lost.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   deleteEmailItemsUpTo,
   type EmailItem,

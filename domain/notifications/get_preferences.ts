@@ -1,5 +1,5 @@
 /** GET /api/agent/notifications/preferences: the stored preferences over the defaults. */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { findPreferences } from "../../db/notification_preferences.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { type Preferences, resolvePreferences } from "./preferences.ts";

@@ -4,8 +4,7 @@
  * runner for the alert, push, e-mail and SLA jobs. Where neither push (VAPID
  * keys) nor e-mail (SMTP_URL) is set up it does nothing at all.
  */
-import type { AppDeps } from "../../app/deps.ts";
-import type { Worker } from "../../app/workers.ts";
+import type { AppDeps, Worker } from "../deps.ts";
 import { describeError } from "../../app/logger.ts";
 import type { Unsubscribe } from "../../kv/kv.ts";
 import { type JobHandler, startJobRunner } from "../jobs/job_runner.ts";

@@ -4,7 +4,7 @@
  * attempt the payload is narrowed to what still failed and the runner
  * retries that with backoff, until it gives up.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { updateJobPayload } from "../../db/jobs.ts";
 import { findSubscriptions } from "../../db/push_subscriptions.ts";
 import type { JobHandler } from "../jobs/job_runner.ts";

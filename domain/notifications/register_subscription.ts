@@ -4,7 +4,7 @@
  * registered it. 503 where push has no VAPID keys; 422 for an endpoint that
  * is not https or points at a private, loopback or metadata address.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { upsertPushSubscription } from "../../db/push_subscriptions.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { AddressRefused } from "../crawl/address_policy.ts";

@@ -6,7 +6,7 @@
  * primary key makes it once-only, across instances and restarts. The job
  * queues its own next run; a finished or failed one is revived at start.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { recordNewBreaches } from "../../db/sla_breaches.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
 import type { JobHandler } from "../jobs/job_runner.ts";

@@ -6,7 +6,7 @@
  * workspace's bots and an empty result removes the filter. Read, merge and
  * write happen under the row's lock, so two devices saving at once both count.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import {
   lockPreferences,
   savePreferences,

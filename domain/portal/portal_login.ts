@@ -2,7 +2,7 @@
  * Portal sign-in: the shared password login with the portal's rule (owner or
  * administrator of a workspace whose white-label portal is enabled).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { login } from "../auth/login.ts";
 import { describePortalSession, type PortalSession } from "./describe_portal_session.ts";
 

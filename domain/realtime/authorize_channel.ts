@@ -4,7 +4,7 @@
  * workspace, the workspace presence channel with its name and avatar), and
  * refuses every other channel, a widget's included.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { Forbidden } from "../errors.ts";

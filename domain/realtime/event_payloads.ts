@@ -4,7 +4,7 @@
  * agents get the conversation's inbox row, messages and notes; a widget gets
  * only its conversation's state and the messages meant for the visitor.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Executor } from "../../db/client.ts";
 import { inboxRowByPublicId } from "../../db/inbox.ts";
 import { findBroadcastNote } from "../../db/realtime_payloads.ts";

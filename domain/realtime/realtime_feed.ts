@@ -4,7 +4,7 @@
  * instance, so each instance serves its own sockets and nothing is sent
  * twice. A payload is loaded only when a socket here listens on its channel.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Unsubscribe } from "../../kv/kv.ts";
 import type { ParleyEvent } from "../events.ts";
 import { channelName } from "./channels.ts";

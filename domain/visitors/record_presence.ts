@@ -3,7 +3,7 @@
  * last seen. Feeds the agents' live visitors list and the conversation's
  * journey; `visitor.seen` lets realtime subscribers update at once.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { recordPresence, type VisitorRow } from "../../db/visitors.ts";
 import { publishEvent } from "../events.ts";
 import { VISITOR_ONLINE_SECONDS } from "./online.ts";

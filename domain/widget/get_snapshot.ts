@@ -3,7 +3,7 @@
  * latest messages. Agent messages shown here count as delivered, so the next
  * heartbeat does not hand them out a second time.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { listRecentMessages, takeUndeliveredAgentMessages } from "../../db/widget_conversations.ts";
 import { NotFound } from "../errors.ts";

@@ -3,7 +3,7 @@
  * the visitor has not received yet (also those written while the chat window
  * was closed), and say when to call again.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
 import { takeUndeliveredAgentMessages } from "../../db/widget_conversations.ts";

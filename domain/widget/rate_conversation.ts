@@ -2,7 +2,7 @@
  * The visitor's rating of a finished conversation (1 to 5 and a comment).
  * Only a closed conversation can be rated; rating again overwrites.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { setConversationRating } from "../../db/widget_conversations.ts";
 import { Invalid } from "../errors.ts";

@@ -6,7 +6,7 @@
  * widget can say plainly that nobody is there and offer to leave an e-mail
  * address, which a later call stores on the conversation for the agents.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
 import { updateConversation } from "../../db/conversations.ts";

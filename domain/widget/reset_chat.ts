@@ -2,7 +2,7 @@
  * The widget's "new chat": close the visitor's conversation so the next
  * message starts a fresh one with no AI context. Idempotent.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
 import { publishEvent } from "../events.ts";

@@ -4,7 +4,7 @@
  * `openStreamTurn` (identity, ownership, quota, storage) then `answerTurn`
  * (the AI reply, streamed through `onDelta`, or silence while a human owns it).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { MessageSource } from "../../db/messages.ts";
 import { findWorkspace } from "../../db/workspaces.ts";

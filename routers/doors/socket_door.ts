@@ -3,7 +3,7 @@
  * 7). Anything but a WebSocket upgrade gets a plain JSON answer; the key and
  * protocol are checked on the open socket, with Pusher's error codes.
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../domain/deps.ts";
 import { jsonResponse } from "./rest_door.ts";
 
 export const SOCKET_TEMPLATE = "/app/{key}";

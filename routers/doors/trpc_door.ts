@@ -6,7 +6,7 @@
  */
 import type { AnyRouter } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../domain/deps.ts";
 import { createRequestContext, type RequestContext } from "../context.ts";
 import type { Meta } from "../trpc.ts";
 import { QuotaExceeded, Unavailable } from "../../domain/errors.ts";

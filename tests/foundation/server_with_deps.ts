@@ -4,7 +4,7 @@
  * HTTP surface: revoke a token, dump rows, close the database to force a fault.
  */
 import { startServer } from "../../main.ts";
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../domain/deps.ts";
 import { createTestDatabase } from "../helpers/test_server.ts";
 
 export const TEST_APP_KEY = "base64:" + btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));

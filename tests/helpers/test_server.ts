@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import { startServer } from "../../main.ts";
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../domain/deps.ts";
 
 export interface TestServer {
   url: string;

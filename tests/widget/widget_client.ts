@@ -4,7 +4,7 @@
  * reader, an HS256 signer for identity tokens, and state arrangement for what
  * only agents can do (take over, reply).
  */
-import type { AppDeps } from "../../app/deps.ts";
+import type { AppDeps } from "../../domain/deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { insertMessage } from "../../db/messages.ts";
 import { applyTransition } from "../../domain/conversations/state_machine.ts";

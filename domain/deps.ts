@@ -1,11 +1,15 @@
-/** Everything a request or a worker needs, opened once by `app/services.ts`. */
+/**
+ * What the domain needs from the running service, as the domain declares it:
+ * `app/services.ts` opens these once and hands them to every request and
+ * worker.
+ */
 import type { Database, Sql } from "../db/client.ts";
 import type { Kv } from "../kv/kv.ts";
-import type { Config } from "./config.ts";
-import type { Logger } from "./logger.ts";
-import type { EventBus } from "./event_bus.ts";
-import type { SocketHub } from "../domain/realtime/socket_hub.ts";
-import type { VapidKeys } from "./vapid_keys.ts";
+import type { Config } from "../app/config.ts";
+import type { Logger } from "../app/logger.ts";
+import type { EventBus } from "../app/event_bus.ts";
+import type { SocketHub } from "./realtime/socket_hub.ts";
+import type { VapidKeys } from "../app/vapid_keys.ts";
 
 export interface AppDeps {
   config: Config;
@@ -22,4 +26,10 @@ export interface AppDeps {
   realtime: SocketHub;
   /** Push signing keys; null where push is not configured (503 on registration). */
   vapid: VapidKeys | null;
+}
+
+/** A background worker of the domain (indexing jobs, alerts), started with the server. */
+export interface Worker {
+  name: string;
+  stop(): Promise<void>;
 }
