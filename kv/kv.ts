@@ -28,6 +28,18 @@ export interface Claim {
  */
 export type SlotOutcome = "spent" | "refunded" | "cleared";
 
+/**
+ * Redis could not be reached, or did not answer in time: the command may or
+ * may not have run. The doors answer 503 with Retry-After; best-effort uses
+ * (wake-ups, caches, event fan-out) carry on without it.
+ */
+export class KvUnavailable extends Error {
+  constructor(cause: unknown) {
+    super("Redis is unavailable.", { cause });
+    this.name = "KvUnavailable";
+  }
+}
+
 export interface Kv {
   /** Increment `key`, starting a window of `windowMs` on the first hit. */
   hit(key: string, windowMs: number): Promise<Counter>;

@@ -1,6 +1,17 @@
 /** Redis-backed Kv: shared counters, locks and pub/sub across instances. */
-import { createClient } from "redis";
-import type { Claim, Counter, Kv, Unsubscribe } from "./kv.ts";
+import { createClient, ErrorReply } from "redis";
+import { type Claim, type Counter, type Kv, KvUnavailable, type Unsubscribe } from "./kv.ts";
+
+/**
+ * How long one command may take before its caller hears KvUnavailable. The
+ * client's own command timeout stops counting once a command is written, so
+ * on a link that accepts bytes but never answers (a partition) a request
+ * would wait forever; this bound covers the whole command.
+ */
+export const KV_COMMAND_TIMEOUT_MS = 2000;
+
+/** Reconnect fast and steadily: 50 ms, doubling, at most 1 s apart. */
+const reconnectDelay = (retries: number) => Math.min(50 * 2 ** retries, 1000);
 
 // INCR and PEXPIRE in one step, so a crash between them cannot leave a counter
 // without expiry.
@@ -48,7 +59,14 @@ end
 return 0`;
 
 export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv> {
-  const client = createClient({ url });
+  const client = createClient({
+    url,
+    // While reconnecting, a command fails at once instead of queueing until
+    // Redis is back: the request gets its answer (503, or carries on without
+    // Redis) in bounded time.
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2000, reconnectStrategy: reconnectDelay },
+  });
   client.on("error", () => {/* reconnects on its own; readyz reports the outage */});
   await client.connect();
   let subscriber: typeof client | null = null;
@@ -61,7 +79,7 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     return subscriber;
   };
 
-  return {
+  const kv: Kv = {
     async hit(key, windowMs): Promise<Counter> {
       const [count, ttl] = await client.eval(HIT_SCRIPT, {
         keys: [prefix + key],
@@ -129,4 +147,51 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
       await client.quit().catch(() => {});
     },
   };
+  // After a command fails to reach Redis, the others fail at once for a
+  // moment instead of each waiting out its own bound (a request may issue
+  // several); the first command after the pause finds out whether it is back.
+  let unreachableUntil = 0;
+  for (const name of BOUNDED) {
+    const command = kv[name] as (...args: unknown[]) => Promise<unknown>;
+    (kv as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      if (Date.now() < unreachableUntil) throw new KvUnavailable("unreachable a moment ago");
+      try {
+        return await bounded(command(...args));
+      } catch (err) {
+        if (err instanceof KvUnavailable) unreachableUntil = Date.now() + KV_COMMAND_TIMEOUT_MS;
+        throw err;
+      }
+    };
+  }
+  return kv;
+}
+
+/** Every command a request may wait on (ping has its own bound in /readyz). */
+const BOUNDED = [
+  "hit",
+  "peek",
+  "del",
+  "claim",
+  "settle",
+  "acquire",
+  "release",
+  "getCached",
+  "setCached",
+  "publish",
+] as const satisfies (keyof Kv)[];
+
+/** `work`, or KvUnavailable once it fails to reach Redis or outlasts the bound. */
+function bounded<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new KvUnavailable(`no answer within ${KV_COMMAND_TIMEOUT_MS} ms`)),
+      KV_COMMAND_TIMEOUT_MS,
+    );
+  });
+  const answered = work.catch((err) => {
+    // Redis answered with an error (a script bug, a wrong type): not an outage.
+    throw err instanceof ErrorReply ? err : new KvUnavailable(err);
+  });
+  return Promise.race([answered, deadline]).finally(() => clearTimeout(timer));
 }

@@ -18,6 +18,7 @@ import {
   Unavailable,
 } from "../../domain/errors.ts";
 import { isDatabaseUnreachable } from "../../db/unreachable.ts";
+import { KvUnavailable } from "../../kv/kv.ts";
 import type { FieldErrors } from "../../domain/errors.ts";
 
 export interface ErrorReply {
@@ -155,14 +156,22 @@ export function databaseUnavailable(): Unavailable {
   return new Unavailable(DATABASE_UNAVAILABLE_MESSAGE, DATABASE_RETRY_AFTER_SECONDS);
 }
 
+export const KV_RETRY_AFTER_SECONDS = 2;
+
+export const KV_UNAVAILABLE_MESSAGE =
+  "The service is temporarily unavailable (its Redis cannot be reached). Please retry shortly.";
+
 /**
  * Find a DomainError in a TRPCError's cause chain; a failure to reach the
- * database reads as Unavailable (503), since a retry will succeed.
+ * database or Redis reads as Unavailable (503), since a retry will succeed.
  */
 export function domainCause(err: unknown): DomainError | null {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
     if (cur instanceof DomainError) return cur;
+    if (cur instanceof KvUnavailable) {
+      return new Unavailable(KV_UNAVAILABLE_MESSAGE, KV_RETRY_AFTER_SECONDS);
+    }
     cur = (cur as { cause?: unknown }).cause;
   }
   return isDatabaseUnreachable(err) ? databaseUnavailable() : null;
