@@ -41,18 +41,26 @@ export interface NewMessage {
   now: Date;
 }
 
+/** The columns every message insert writes after its ids, in `messageValues`' order. */
+function messageFields(sql: Executor) {
+  return sql`role, content, model, tokens_in, tokens_out, cost_micro_cents, sources,
+    author_user_id, client_id, created_at`;
+}
+
+function messageValues(sql: Executor, m: Omit<NewMessage, "conversationId">) {
+  return sql`${m.role}, ${m.content}, ${m.model ?? null}, ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0},
+    ${m.costMicroCents ?? 0}, ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null},
+    ${m.clientId ?? null}, ${m.now}`;
+}
+
 export async function insertMessage(
   sql: Executor,
   workspaceId: number,
   m: NewMessage,
 ): Promise<MessageRow> {
   const [row] = await sql<MessageRow[]>`
-    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
-      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
-    VALUES (${workspaceId}, ${m.conversationId}, ${m.role}, ${m.content}, ${m.model ?? null},
-      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
-      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
-      ${m.now})
+    INSERT INTO messages (workspace_id, conversation_id, ${messageFields(sql)})
+    VALUES (${workspaceId}, ${m.conversationId}, ${messageValues(sql, m)})
     RETURNING *`;
   return row!;
 }
@@ -124,12 +132,8 @@ export function appendMessageStatement(
       UPDATE conversations SET last_message_at = ${m.now} ${visitorMark}
        WHERE workspace_id = ${workspaceId} AND id = ${m.conversationId} ${guard}
       RETURNING id)
-    INSERT INTO messages (id, workspace_id, conversation_id, role, content, model, tokens_in,
-      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
-    SELECT (SELECT id FROM mid), ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
-      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
-      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
-      ${m.now}
+    INSERT INTO messages (id, workspace_id, conversation_id, ${messageFields(sql)})
+    SELECT (SELECT id FROM mid), ${workspaceId}, c.id, ${messageValues(sql, m)}
       FROM c
     RETURNING *`;
 }
@@ -170,12 +174,8 @@ export async function appendMessageWhile(
        WHERE workspace_id = ${workspaceId} AND public_id = ${conversationPublicId}
          AND ${condition} AND read_by @> ARRAY[${readerUserId}::bigint] ${newClientId}
       RETURNING id, public_id)
-    INSERT INTO messages (workspace_id, conversation_id, role, content, model, tokens_in,
-      tokens_out, cost_micro_cents, sources, author_user_id, client_id, created_at)
-    SELECT ${workspaceId}, c.id, ${m.role}, ${m.content}, ${m.model ?? null},
-      ${m.tokensIn ?? 0}, ${m.tokensOut ?? 0}, ${m.costMicroCents ?? 0},
-      ${sql.json((m.sources ?? []) as never)}, ${m.authorUserId ?? null}, ${m.clientId ?? null},
-      ${m.now}
+    INSERT INTO messages (workspace_id, conversation_id, ${messageFields(sql)})
+    SELECT ${workspaceId}, c.id, ${messageValues(sql, m)}
       FROM c
     ON CONFLICT (conversation_id, client_id) WHERE client_id IS NOT NULL DO NOTHING
     RETURNING *, (SELECT public_id FROM c) AS conversation_public_id`;
