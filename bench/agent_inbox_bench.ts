@@ -87,12 +87,35 @@ export async function fillForBench(s: TestServer): Promise<void> {
   await sql`VACUUM ANALYZE`;
 }
 
+/**
+ * The fill's waiting conversations are past their SLA, so the server's SLA
+ * check raises an alert for each (about 1,300 at 100,000 conversations): a
+ * burst that kept an embedded server busy for about 8 s, and a bench taken
+ * then measured the burst (the trivial procedure at 4 to 8 ms instead of
+ * 0.3). The check runs every second here, so the burst comes right after
+ * the fill; measuring starts once the trivial procedure is quick again.
+ */
+async function settle(s: TestServer): Promise<number> {
+  const t0 = performance.now();
+  const status = () => fetch(`${s.url}/api/status`);
+  for (let i = 0; i < 60; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const times = await timeRequests(status, { samples: 20, warmUp: 0 });
+    if (i >= 2 && percentile(times, 0.5) < 1) break;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 async function measure(): Promise<string> {
-  const s = await startTestServer({ seed: standardSeed(), env: { LOG_LEVEL: "error" } });
+  const s = await startTestServer({
+    seed: standardSeed(),
+    env: { LOG_LEVEL: "error", SLA_CHECK_SECONDS: "1" },
+  });
   try {
     const t0 = performance.now();
     await fillForBench(s);
     const fillSeconds = (performance.now() - t0) / 1000;
+    const settleSeconds = await settle(s);
     const auth = { authorization: `Bearer ${T.acme.agent.agent}`, accept: "application/json" };
     const get = (path: string) => () => fetch(`${s.url}${path}`, { headers: auth });
     const [open] = await s.deps.sql<{ public_id: string }[]>`
@@ -127,7 +150,8 @@ async function measure(): Promise<string> {
       "",
       `${CONVERSATIONS.toLocaleString("en")} conversations (88% resolved, 6% with the AI, 2% ` +
       `waiting, 4% with a human), ${(CONVERSATIONS * 3).toLocaleString("en")} messages; filled ` +
-      `in ${fillSeconds.toFixed(0)} s. ${SAMPLES} sequential requests each, same server, same run.`,
+      `in ${fillSeconds.toFixed(0)} s; the SLA alerts it causes settled in ` +
+      `${settleSeconds.toFixed(0)} s. ${SAMPLES} sequential requests each, same server, same run.`,
       "",
       "| Request | p50 | p90 | p99 |",
       "|---|---|---|---|",
