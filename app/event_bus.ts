@@ -42,9 +42,10 @@ export function createEventBus(kv: Kv): EventBus {
 
   return {
     emit: (event) => {
-      const envelope = JSON.stringify({ origin, event } satisfies Envelope);
-      deliverLocally(JSON.stringify(event));
-      return kv.publish(CHANNEL, envelope);
+      // The event is serialised once, for this instance and the envelope alike.
+      const json = JSON.stringify(event);
+      deliverLocally(json);
+      return kv.publish(CHANNEL, `{"origin":${JSON.stringify(origin)},"event":${json}}`);
     },
     on: async (handler) => {
       const unsubscribe = await kv.subscribe(CHANNEL, (raw) => {
