@@ -13,6 +13,7 @@ import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
 import { anyProviderKeyStored } from "./db/provider_keys.ts";
 import { logStrayRejections } from "./app/stray_rejections.ts";
 import { warmThesaurus } from "./domain/knowledge/thesaurus.ts";
+import { bodiesSettled } from "./routers/doors/request_body.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -36,17 +37,32 @@ export async function startServer(env?: Record<string, string | undefined>) {
   const givenBaseUrl = env ? env.BASE_URL : Deno.env.get("BASE_URL");
   if (!givenBaseUrl) config.baseUrl = `http://localhost:${port}`;
   let closing: Promise<void> | null = null;
+  // A graceful stop, for rolling restarts behind a balancer (docs/deployment.md):
+  // bodies still arriving are read in full (Deno's shutdown would cut them),
+  // then no new connection is accepted (a balancer's connect fails and it tries
+  // the next instance, which is always safe), requests in flight are answered,
+  // sockets are told to reconnect (to another instance), and streams get up to
+  // SHUTDOWN_GRACE_SECONDS to finish.
   const shutdown = () =>
     closing ??= (async () => {
-      await handler.drain(); // in-flight requests finish, uploads included
-      // Open sockets would keep the server from shutting down; clients reconnect elsewhere.
+      const grace = config.shutdownGraceSeconds * 1000;
+      handler.drain(); // /readyz answers 503 from now on
+      await bodiesSettled(grace);
+      const stopped = server.shutdown();
       await services.deps.realtime.stop();
-      await server.shutdown(); // stops accepting, lets in-flight requests finish
+      await Promise.race([stopped, delay(grace)]);
       await Promise.all(workers.map((w) => w.stop()));
       await stopFeed();
       await services.close();
     })();
   return { server, port, services, shutdown };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    Deno.unrefTimer(timer);
+  });
 }
 
 export function banner(

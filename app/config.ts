@@ -42,6 +42,8 @@ export interface Config {
   realtimeSecret: string | null;
   /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
   realtimeActivityTimeout: number;
+  /** Seconds a stopping instance gives streams still open (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceSeconds: number;
   /**
    * Customer context: where the Shopify Admin API and the Stripe API are
    * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
@@ -231,6 +233,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       env.REALTIME_ACTIVITY_TIMEOUT,
       120,
       1,
+      600,
+    ),
+    shutdownGraceSeconds: parseIntRange(
+      "SHUTDOWN_GRACE_SECONDS",
+      env.SHUTDOWN_GRACE_SECONDS,
+      10,
+      0,
       600,
     ),
     shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])

@@ -25,14 +25,15 @@ import { SOCKET_TEMPLATE, socketDoor } from "../routers/doors/socket_door.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
-/** The handler, plus the first half of a graceful stop. */
+/** The handler, plus the first step of a graceful stop. */
 export type HttpApp = Handler & {
   /**
-   * Refuse new requests (503) and resolve once those in flight have their
-   * response, or after `timeoutMs`. Call before `server.shutdown()`: Deno's
-   * shutdown cuts request bodies still being uploaded, so the drain comes first.
+   * From now on `/readyz` answers 503, so a balancer that checks it stops
+   * sending new work here. Requests still arriving are served: refusing them
+   * would fail a client that a balancer cannot safely retry (a POST already
+   * sent). `server.shutdown()` then stops accepting connections.
    */
-  drain(timeoutMs?: number): Promise<void>;
+  drain(): void;
 };
 
 export function createHttpApp(deps: AppDeps): HttpApp {
@@ -57,6 +58,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
   const guarded = deps.db.watch.guard;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
+  let draining = false;
+  const drain = () => {
+    draining = true;
+  };
 
   async function route(
     req: Request,
@@ -66,7 +71,15 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   ): Promise<[Response, string]> {
     const method = req.method;
     if (path === "/healthz") return [jsonResponse(200, { status: "ok" }), path];
-    if (path === "/readyz") return [await readiness(deps), path];
+    if (path === "/readyz") {
+      if (draining) {
+        return [
+          jsonResponse(503, { status: "draining", checks: {} }, { "Retry-After": "1" }),
+          path,
+        ];
+      }
+      return [await readiness(deps), path];
+    }
     if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
       return [serveAsset(req, await openApi()), path];
     }
@@ -128,34 +141,11 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     return [jsonResponse(404, { message: "Not found." }), "(unmatched)"];
   }
 
-  let inFlight = 0;
-  let draining = false;
-  let idle: (() => void) | null = null;
-
-  const drain = (timeoutMs = 10_000): Promise<void> => {
-    draining = true;
-    if (inFlight === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      idle = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  };
-
   return Object.assign(handle, { drain });
 
   // One async layer for the whole request: each extra one costs a promise
   // and an await on every request (docs/BENCHMARKS.md).
   async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
-    if (draining) {
-      return jsonResponse(503, { message: "The server is shutting down." }, {
-        "Retry-After": "1",
-        "x-content-type-options": "nosniff",
-      });
-    }
-    inFlight++;
     const started = performance.now();
     let res: Response;
     let template = "(error)";
@@ -171,8 +161,6 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     } catch (err) {
       onFault(err);
       res = jsonResponse(500, { message: "Server error." });
-    } finally {
-      if (--inFlight === 0 && idle) idle();
     }
     res = noSniff(res);
     deps.log.info("request", {

@@ -30,6 +30,28 @@ export class BodyTooLarge extends Error {
 
 const decoder = new TextDecoder();
 
+/** Bodies being read in this process right now, and who waits for there to be none. */
+let reading = 0;
+const waiters = new Set<() => void>();
+
+/**
+ * Resolves once no request body is still arriving (or after `ms`). A graceful
+ * stop waits for this before `server.shutdown()`, which cuts bodies still
+ * being uploaded. Counted per process, which is what a stop concerns.
+ */
+export function bodiesSettled(ms: number): Promise<void> {
+  if (reading === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    waiters.add(done);
+  });
+}
+
 /** The body as text ("" when there is none); throws BodyTooLarge past `limit` bytes. */
 export async function readBodyText(req: Request, limit: number): Promise<string> {
   if (!req.body) return "";
@@ -38,7 +60,12 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     await req.body.cancel().catch(() => {});
     throw new BodyTooLarge(limit);
   }
-  const bytes = await readCapped(req.body, limit);
-  if (bytes === null) throw new BodyTooLarge(limit);
-  return decoder.decode(bytes);
+  reading++;
+  try {
+    const bytes = await readCapped(req.body, limit);
+    if (bytes === null) throw new BodyTooLarge(limit);
+    return decoder.decode(bytes);
+  } finally {
+    if (--reading === 0) { for (const done of [...waiters]) done(); }
+  }
 }

@@ -1,0 +1,100 @@
+/**
+ * The load balancer's routing, written once: `deno task cluster` renders it
+ * for its own instances, and deploy/nginx.conf carries the same block for the
+ * compose file (a test keeps the two equal). What each directive is for is
+ * said beside it, since an operator will read the rendered file.
+ */
+
+/** Largest body a route reads (KNOWLEDGE_BODY_LIMIT, 4 MiB and 64 KiB), rounded up. */
+const CLIENT_MAX_BODY = "5m";
+
+/**
+ * The `upstream` and `server` blocks for `upstreams` (`host:port` each),
+ * listening on `listen` (`host:port` or a port).
+ */
+export function nginxRouting(upstreams: string[], listen: string): string {
+  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join("\n");
+  return `upstream parley {
+    # The instance with the fewest open connections: long streams and sockets
+    # do not pile up on one instance.
+    least_conn;
+${servers}
+}
+
+server {
+    listen ${listen};
+    client_max_body_size ${CLIENT_MAX_BODY};
+    # Each instance reads the client's address from the right-most hop that is
+    # not a trusted proxy: set TRUSTED_PROXIES to this balancer's address.
+    proxy_set_header Host $http_host;
+    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_http_version 1.1;
+    # An instance that fails before answering (connection refused or reset:
+    # stopped, restarting, killed) passes the request to the next instance,
+    # POSTs included: a connection accepted by the kernel just as an instance
+    # stops is reset unread. Writes a client retries carry an idempotency key
+    # (agent replies' client_id, visitor messages' key), so a repeat is
+    # answered with the stored result. A slow answer (timeout) is never
+    # repeated.
+    proxy_next_upstream error non_idempotent;
+    proxy_next_upstream_tries 3;
+    proxy_connect_timeout 2s;
+
+    # The realtime server (Pusher protocol over WebSocket).
+    location /app/ {
+        proxy_pass http://parley;
+        proxy_set_header Upgrade $http_upgrade;
+        proxy_set_header Connection "upgrade";
+        proxy_read_timeout 1h;
+        proxy_send_timeout 1h;
+    }
+
+    # The widget's reply stream: every event leaves at once (no buffering).
+    location ~ ^/widget/[^/]+/stream$ {
+        proxy_pass http://parley;
+        proxy_set_header Connection "";
+        proxy_buffering off;
+        proxy_cache off;
+        proxy_read_timeout 5m;
+    }
+
+    location / {
+        proxy_pass http://parley;
+        proxy_set_header Connection "";
+        proxy_read_timeout 5m;
+    }
+}
+`;
+}
+
+/**
+ * A whole nginx.conf for a balancer run by an unprivileged process: every
+ * path (pid, logs, temp files) under `prefix`, nothing under /var.
+ */
+export function standaloneNginxConfig(prefix: string, routing: string): string {
+  return `worker_processes 1;
+daemon off;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+
+events {
+    worker_connections 16384;
+}
+
+http {
+    access_log off;
+    client_body_temp_path ${prefix}/client_body;
+    proxy_temp_path ${prefix}/proxy;
+    fastcgi_temp_path ${prefix}/fastcgi;
+    uwsgi_temp_path ${prefix}/uwsgi;
+    scgi_temp_path ${prefix}/scgi;
+
+${indent(routing, "    ")}
+}
+`;
+}
+
+function indent(text: string, pad: string): string {
+  return text.trimEnd().split("\n").map((l) => (l ? pad + l : l)).join("\n");
+}

@@ -1,0 +1,143 @@
+/**
+ * N Parley instances on one PostgreSQL and one Redis, behind nginx: the
+ * topology of compose.yaml, run as local processes (`deno task cluster`, and
+ * the load-balancer tests). Every instance shares the data directory (uploads,
+ * generated keys) and the settings that must match (APP_KEY and what derives
+ * from it, the VAPID pair), and trusts only the balancer's X-Forwarded-For.
+ */
+import { ensureNginx, type RunningNginx, startNginx } from "./nginx.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+
+export interface ClusterOptions {
+  instances: number;
+  /** The balancer's port (0: a free one). */
+  port: number;
+  /** DATABASE_URL, REDIS_URL, APP_KEY and any other setting every instance gets. */
+  env: Record<string, string>;
+  dataDir: string;
+  /** Where each instance's output goes: inherited (the CLI) or discarded (tests). */
+  output?: "inherit" | "null";
+  log?: (line: string) => void;
+}
+
+export interface Instance {
+  index: number;
+  port: number;
+  url: string;
+  readonly running: boolean;
+  /** Signal the process and wait for it to exit. */
+  kill(signal: Deno.Signal): Promise<Deno.CommandStatus>;
+  /** Start it again on the same port (after a kill), ready when this resolves. */
+  start(): Promise<void>;
+}
+
+export interface Cluster {
+  /** The one address clients use: the balancer. */
+  url: string;
+  port: number;
+  instances: Instance[];
+  nginxConfig: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Polls `url` until it answers 200 (or the process exits). */
+async function waitReady(url: string, exited: () => boolean, timeoutMs = 90_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until && !exited()) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} was not ready (${exited() ? "the process exited" : "timed out"})`);
+}
+
+function spawnInstance(
+  index: number,
+  port: number,
+  env: Record<string, string>,
+  output: "inherit" | "null",
+): Instance {
+  let child: Deno.ChildProcess | null = null;
+  let running = false;
+  const url = `http://127.0.0.1:${port}`;
+  const instance: Instance = {
+    index,
+    port,
+    url,
+    get running() {
+      return running;
+    },
+    async kill(signal) {
+      const c = child!;
+      try {
+        c.kill(signal);
+      } catch { /* already gone */ }
+      const status = await c.status;
+      running = false;
+      return status;
+    },
+    async start() {
+      const c = new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", MAIN],
+        env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+        stdin: "null",
+        stdout: output,
+        stderr: output,
+      }).spawn();
+      child = c;
+      running = true;
+      c.status.then(() => {
+        if (child === c) running = false;
+      });
+      await waitReady(`${url}/readyz`, () => !running);
+    },
+  };
+  return instance;
+}
+
+export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
+  const log = opts.log ?? (() => {});
+  const nginxBinary = await ensureNginx(log);
+  const port = opts.port || freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    BASE_URL: url,
+    TRUSTED_PROXIES: "127.0.0.1",
+    ...opts.env,
+    DATA_DIR: opts.dataDir,
+  };
+  const instances = Array.from(
+    { length: opts.instances },
+    (_, i) => spawnInstance(i + 1, freePort(), env, opts.output ?? "null"),
+  );
+  let nginx: RunningNginx | null = null;
+  const stop = async () => {
+    await nginx?.stop();
+    await Promise.all(instances.filter((i) => i.running).map((i) => i.kill("SIGTERM")));
+  };
+  try {
+    // The first instance applies migrations and seeds; the others then find them done.
+    await instances[0]!.start();
+    await Promise.all(instances.slice(1).map((i) => i.start()));
+    nginx = await startNginx(
+      nginxBinary,
+      instances.map((i) => `127.0.0.1:${i.port}`),
+      `127.0.0.1:${port}`,
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, port, instances, nginxConfig: nginx.configPath, stop };
+}
