@@ -26,6 +26,8 @@ export interface Instance {
   port: number;
   url: string;
   readonly running: boolean;
+  /** The current process's id (for its memory, in benchmarks). */
+  readonly pid: number;
   /** Signal the process and wait for it to exit. */
   kill(signal: Deno.Signal): Promise<Deno.CommandStatus>;
   /** Start it again on the same port (after a kill), ready when this resolves. */
@@ -77,6 +79,9 @@ function spawnInstance(
     url,
     get running() {
       return running;
+    },
+    get pid() {
+      return child?.pid ?? 0;
     },
     async kill(signal) {
       const c = child!;

@@ -1,0 +1,225 @@
+/**
+ * Soak: mixed load through nginx on three instances (cli/cluster), on
+ * PostgreSQL and Redis, for SOAK_MINUTES (default 30), reported per
+ * SOAK_WINDOW_MINUTES (default 5): errors, p50/p99 from an agent reply to its
+ * `message.created` on a socket, p50/p99 of the widget's first delta, and
+ * each instance's resident memory. The load: widget streams, agent replies,
+ * widget heartbeats, SOAK_SOCKETS idle sockets (default 2,000) answering the
+ * server's pings, and a crawl of a local site at the start of each window.
+ *
+ *   SOAK_MINUTES=30 deno task bench soak
+ */
+import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
+import { readStream, startTestCluster } from "../tests/cluster/cluster_helpers.ts";
+import { T } from "../tests/helpers/fixtures.ts";
+import { page, startLocalSite } from "../tests/helpers/local_site.ts";
+import { connected, pusherClient, subscribe } from "../tests/realtime/pusher_helpers.ts";
+import { freshIp } from "../tests/widget/widget_client.ts";
+
+const num = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Window {
+  errors: string[];
+  replyToEvent: number[];
+  firstDelta: number[];
+  streams: number;
+  replies: number;
+  heartbeats: number;
+}
+
+const newWindow = (): Window => ({
+  errors: [],
+  replyToEvent: [],
+  firstDelta: [],
+  streams: 0,
+  replies: 0,
+  heartbeats: 0,
+});
+
+async function rssMiB(pid: number): Promise<number> {
+  try {
+    const status = await Deno.readTextFile(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+/** An idle Pusher-protocol socket: connects, then answers the server's pings. */
+function idleSocket(port: number): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/app/parley?protocol=7`);
+    ws.onmessage = (e) => {
+      const frame = JSON.parse(e.data);
+      if (frame.event === "pusher:connection_established") resolve(ws);
+      if (frame.event === "pusher:ping") {
+        ws.send(JSON.stringify({ event: "pusher:pong", data: {} }));
+      }
+    };
+    ws.onerror = () => reject(new Error("socket refused"));
+  });
+}
+
+export async function run(): Promise<string> {
+  const pg = await realPostgresUrl();
+  if (!pg) return "## Soak\n\nSkipped: no PostgreSQL.";
+  Deno.env.set("REDIS_URL", Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379");
+  const minutes = num("SOAK_MINUTES", 30);
+  const windowMinutes = num("SOAK_WINDOW_MINUTES", 5);
+  const socketCount = num("SOAK_SOCKETS", 2000);
+  const { cluster, close } = await withDatabase(pg, () => startTestCluster());
+  const lb = cluster.url;
+  const site = startLocalSite(() => {
+    const routes: Record<string, ReturnType<typeof page>> = {};
+    const links = Array.from({ length: 20 }, (_, i) => `/p${i}`);
+    routes["/"] = page("Home", ["The soak test's help centre."], links);
+    for (const l of links) routes[l] = page(l, [`Page ${l} explains topic ${l} at length.`]);
+    return routes;
+  });
+  const idle: WebSocket[] = [];
+  for (let i = 0; i < socketCount; i += 100) {
+    idle.push(
+      ...await Promise.all(Array.from(
+        { length: Math.min(100, socketCount - i) },
+        () => idleSocket(cluster.port),
+      )),
+    );
+  }
+  const me = await (await fetch(`${lb}/api/agent/me`, {
+    headers: { authorization: `Bearer ${T.acme.agent.agent}` },
+  })).json();
+  const watcher = pusherClient({ url: lb, port: cluster.port }, { token: T.acme.agent.agent });
+  await connected(watcher);
+  const sub = await subscribe(watcher, `private-workspace.${me.company.id}`);
+  if (!sub.ok) throw new Error("watcher subscription refused");
+  const sentAt = new Map<string, number>();
+  let current = newWindow();
+  sub.channel.bind("message.created", (d: { message: { content: string } }) => {
+    const t0 = sentAt.get(d.message.content);
+    if (t0 !== undefined) {
+      current.replyToEvent.push(performance.now() - t0);
+      sentAt.delete(d.message.content);
+    }
+  });
+  const start = await readStream(lb, "acme-helper", { visitor_id: "v_soak", message: "Hello" });
+  const conversation = start.events[0]!.data.conversation_id as string;
+
+  let running = true;
+  let n = 0;
+  const streamLoop = async () => {
+    while (running) {
+      const w = current;
+      try {
+        const r = await readStream(lb, "acme-helper", {
+          visitor_id: `v_soak_${++n % 500}`,
+          message: `Soak question ${n}`,
+        });
+        const delta = r.events.find((e) => e.event === "delta");
+        if (r.status !== 200 || r.events.at(-1)?.event !== "done" || r.error) {
+          w.errors.push(`stream ${r.status} ${r.error ?? r.events.at(-1)?.event}`);
+        } else if (delta) w.firstDelta.push(delta.atMs);
+        w.streams++;
+      } catch (err) {
+        w.errors.push(`stream ${err}`);
+      }
+      await sleep(200);
+    }
+  };
+  const replyLoop = async () => {
+    while (running) {
+      const w = current;
+      const marker = `soak reply ${++n}`;
+      sentAt.set(marker, performance.now());
+      const res = await fetch(`${lb}/api/agent/conversations/${conversation}/reply`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${T.acme.agent.agent}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ body: marker, client_id: marker }),
+      }).catch((err) => err as Error);
+      if (res instanceof Error) w.errors.push(`reply ${res.message}`);
+      else {
+        await res.body?.cancel();
+        if (res.status !== 200) w.errors.push(`reply ${res.status}`);
+      }
+      w.replies++;
+      await sleep(250);
+    }
+  };
+  const heartbeatLoop = async () => {
+    while (running) {
+      const w = current;
+      const beats = Array.from({ length: 20 }, async (_, i) => {
+        const res = await fetch(`${lb}/widget/acme-helper/heartbeat`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...freshIp() },
+          body: JSON.stringify({
+            visitor_id: `v_beat_${i}`,
+            page_url: `https://shop.example/p${i}`,
+            chat_open: false,
+          }),
+        }).catch((err) => err as Error);
+        if (res instanceof Error) w.errors.push(`heartbeat ${res.message}`);
+        else {
+          await res.body?.cancel();
+          if (res.status !== 200) w.errors.push(`heartbeat ${res.status}`);
+        }
+        w.heartbeats++;
+      });
+      await Promise.all(beats);
+      await sleep(5000);
+    }
+  };
+  const crawl = async (w: Window) => {
+    const res = await fetch(`${lb}/api/portal/chatbots/acme-helper/knowledge`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${T.acme.owner.portal}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ type: "url", source_url: `${site.url}/` }),
+    });
+    await res.body?.cancel();
+    if (res.status !== 201) w.errors.push(`crawl ${res.status}`);
+  };
+
+  const loops = [streamLoop(), streamLoop(), replyLoop(), heartbeatLoop()];
+  const rows: string[] = [];
+  const windows = Math.max(1, Math.round(minutes / windowMinutes));
+  for (let i = 0; i < windows; i++) {
+    current = newWindow();
+    await crawl(current);
+    await sleep(windowMinutes * 60_000);
+    const w = current;
+    const rss = await Promise.all(cluster.instances.map((x) => rssMiB(x.pid)));
+    const f = (v: number[], p: number) => v.length ? percentile(v, p).toFixed(1) : "–";
+    rows.push(
+      `| ${i * windowMinutes}–${
+        (i + 1) * windowMinutes
+      } min | ${w.streams} / ${w.replies} / ${w.heartbeats} | ${w.errors.length}${
+        w.errors.length ? ` (${[...new Set(w.errors)].slice(0, 3).join("; ")})` : ""
+      } | ${f(w.replyToEvent, 0.5)} / ${f(w.replyToEvent, 0.99)} | ${f(w.firstDelta, 0.5)} / ${
+        f(w.firstDelta, 0.99)
+      } | ${rss.map((r) => r.toFixed(0)).join(" / ")} |`,
+    );
+    console.error(rows.at(-1));
+  }
+  running = false;
+  await Promise.all(loops);
+  watcher.disconnect();
+  for (const ws of idle) ws.close();
+  await site.close();
+  await close();
+  return [
+    `## Soak: ${minutes} minutes through nginx, three instances, PostgreSQL + Redis`,
+    "",
+    `${socketCount} idle sockets answering pings, two widget stream loops, one agent reply loop ` +
+    "(4 per second), 20 widget heartbeats every 5 s, a crawl of a 21-page local site per window.",
+    "",
+    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+}
