@@ -19,8 +19,8 @@ RUN deno cache --frozen main.ts cli/admin.ts \
  && chown -R deno:deno /app /data /deno-dir
 
 USER deno
-# The embedded database, the generated keys and uploaded files (uploads are
-# shared by every instance when DATABASE_URL is set: mount one volume on all).
+# The embedded database and the generated keys. With DATABASE_URL set it holds
+# only generated keys (VAPID_GENERATE): mount one volume on every instance.
 VOLUME /data
 EXPOSE 8080
 
