@@ -35,7 +35,9 @@ function command(args: string[], env: Record<string, string> = {}) {
 async function agent(args: string[], env: Record<string, string> = {}) {
   const out = await command(args, env).output();
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  // On a machine whose Deno cache is cold, Deno itself reports the packages it fetches first.
+  const stderr = dec.decode(out.stderr).replace(/^Download https?:\/\/\S+\n/gm, "");
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr };
 }
 
 async function startConversation(message: string): Promise<string> {
