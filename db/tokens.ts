@@ -1,7 +1,7 @@
 /** access_tokens: bearer credentials, the secret kept only as SHA-256. */
 import type { Executor } from "./client.ts";
 
-export type Ability = "api" | "portal" | "agent";
+export type Ability = "api" | "portal" | "agent" | "dashboard";
 
 export interface TokenAuthRow {
   token_id: number;

@@ -11,7 +11,7 @@ import { Invalid } from "../errors.ts";
 import { type AdminDeps, requireUser } from "./admin_deps.ts";
 
 export const MAX_ACTIVE_TOKENS = 20;
-const ABILITIES: readonly Ability[] = ["api", "portal", "agent"];
+const ABILITIES: readonly Ability[] = ["api", "portal", "agent", "dashboard"];
 
 export interface CreatedToken {
   id: number;

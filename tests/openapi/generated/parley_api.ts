@@ -995,6 +995,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an owner's, administrator's or viewer's e-mail and password for a dashboard token
+         * @description Any workspace, portal-enabled or not. 401 for wrong credentials; 403 for a suspended account (the vague refusal) and for an agent (a message that points to `/inbox`). Attempts share one lockout with the other logins (429 with `Retry-After`).
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh dashboard token in the login shape (renew past half the token's life)
+         * @description Rate limit: 6 requests per 3600 s per user.
+         */
+        post: operations["dashboardRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user, the workspace, its brand (portal only) and the permissions */
+        get: operations["dashboardMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the dashboard token used */
+        post: operations["dashboardLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's usage against the plan, and the month's analytics
+         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`.
+         */
+        get: operations["dashboardOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages per day by author and conversations resolved by the AI or a human
+         * @description The last 30 UTC days, today last, every day present. A conversation is resolved by a human on the day an agent resolved it; by the AI when it stayed with the bot (no handoff, no human reply, an AI reply) and has been quiet 30 minutes, on the day of its last message.
+         */
+        get: operations["dashboardSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -5349,6 +5465,446 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@acme.test",
+                 *       "password": "••••••••"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ],
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ],
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Logged out."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": "pro",
+                     *       "usage": {
+                     *         "messages_used": 1,
+                     *         "message_limit": 1,
+                     *         "usage_percent": 1.5,
+                     *         "chatbots": 1,
+                     *         "chatbot_limit": 1,
+                     *         "seats": 1,
+                     *         "agent_seats": 1
+                     *       },
+                     *       "month": {
+                     *         "period": "month",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "conversations": 1,
+                     *         "messages": {
+                     *           "ai_replies": 1,
+                     *           "human_replies": 1,
+                     *           "visitor_messages": 1,
+                     *           "total": 1
+                     *         },
+                     *         "tokens": 1,
+                     *         "cost": 1.5,
+                     *         "messages_used": 1,
+                     *         "suggestions": [
+                     *           {
+                     *             "chatbot": "chatbot",
+                     *             "name": "Acme Support",
+                     *             "suggested": 1,
+                     *             "inserted": 1,
+                     *             "edited": 1,
+                     *             "dismissed": 1,
+                     *             "acceptance_rate": 1.5
+                     *           }
+                     *         ],
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "amount": 1.5,
+                     *             "cents": 1,
+                     *             "conversations": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: string;
+                        usage: {
+                            messages_used: number;
+                            message_limit: number | null;
+                            usage_percent: number | null;
+                            chatbots: number;
+                            chatbot_limit: number;
+                            seats: number;
+                            agent_seats: number;
+                        };
+                        month: {
+                            /** @constant */
+                            period: "month";
+                            since: string;
+                            conversations: number;
+                            messages: {
+                                ai_replies: number;
+                                human_replies: number;
+                                visitor_messages: number;
+                                total: number;
+                            };
+                            tokens: number;
+                            cost: number;
+                            messages_used: number;
+                            suggestions: {
+                                chatbot: string;
+                                name: string;
+                                suggested: number;
+                                inserted: number;
+                                edited: number;
+                                dismissed: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            revenue: {
+                                currency: string;
+                                amount: number;
+                                cents: number;
+                                conversations: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": [
+                     *         "day"
+                     *       ],
+                     *       "messages": {
+                     *         "visitor": [
+                     *           1
+                     *         ],
+                     *         "ai": [
+                     *           1
+                     *         ],
+                     *         "human": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "resolved": {
+                     *         "ai": [
+                     *           1
+                     *         ],
+                     *         "human": [
+                     *           1
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        days: string[];
+                        messages: {
+                            visitor: number[];
+                            ai: number[];
+                            human: number[];
+                        };
+                        resolved: {
+                            ai: number[];
+                            human: number[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

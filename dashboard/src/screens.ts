@@ -1,0 +1,11 @@
+/**
+ * The dashboard's navigation, in order: one line per screen. A screen is one
+ * view file exporting a `Screen` (screen.ts); add it here and it appears in
+ * the navigation and answers at `#/<path>`.
+ */
+import type { Screen } from "./screen.ts";
+import { overviewScreen } from "./views/overview_view.ts";
+
+export const SCREENS: readonly Screen[] = [
+  overviewScreen,
+];

@@ -1,0 +1,18 @@
+/**
+ * The owners' dashboard surface (`/api/dashboard`, ability `dashboard`): a map
+ * of its procedures, one file per resource, nothing else. Part 2 (team,
+ * inbox settings, API tokens, integrations, history) and webhooks add their
+ * files and one line each here.
+ */
+import { router } from "../trpc.ts";
+import { login, logout, me, refresh } from "./session.ts";
+import { overview, series } from "./overview.ts";
+
+export const dashboardRouter = router({
+  login,
+  refresh,
+  me,
+  logout,
+  overview,
+  series,
+});
