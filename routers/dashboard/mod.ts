@@ -7,6 +7,9 @@
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
+import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
+import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
+import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
 
 export const dashboardRouter = router({
   login,
@@ -15,4 +18,15 @@ export const dashboardRouter = router({
   logout,
   overview,
   series,
+  listTags,
+  createTag: createTagProcedure,
+  updateTag: updateTagProcedure,
+  deleteTag: deleteTagProcedure,
+  listCanned,
+  createCanned,
+  updateCanned,
+  deleteCanned,
+  listApiTokens: listTokens,
+  createApiToken: createTokenProcedure,
+  revokeApiToken: revokeTokenProcedure,
 });
