@@ -7,6 +7,8 @@
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
+import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 
 export const dashboardRouter = router({
   login,
@@ -15,4 +17,12 @@ export const dashboardRouter = router({
   logout,
   overview,
   series,
+  listBots,
+  showBot,
+  createBot: createBotProcedure,
+  updateBot,
+  deleteBot: deleteBotProcedure,
+  listKeys,
+  putKey,
+  deleteKey,
 });
