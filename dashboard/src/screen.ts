@@ -22,6 +22,11 @@ export interface ScreenContext {
   onLeave(fn: () => void): void;
   /** A short message in the app's status line (aria-live). */
   notify(message: string): void;
+  /**
+   * Marks the moment the screen's data is in hand: the shell then measures
+   * the render proper (`screen-render:<path>`, DOM built and laid out).
+   */
+  dataReady(): void;
   /** The realtime key when the server has a socket; null to poll. */
   realtimeKey: string | null;
 }

@@ -5,7 +5,11 @@
  */
 import type { Screen } from "./screen.ts";
 import { overviewScreen } from "./views/overview_view.ts";
+import { botsScreen } from "./views/bots_view.ts";
+import { keysScreen } from "./views/keys_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
+  botsScreen,
+  keysScreen,
 ];

@@ -130,7 +130,7 @@ export class DashboardShell {
       if (a.dataset.screen === screen.path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
     }
-    const ctx = this.#context();
+    const ctx = this.#context(screen.path, seq);
     fill(this.#main, h("p", { class: "loading" }, "Loading…"));
     // Marks around each render (its calls included), read by the browser test.
     performance.mark(`screen-start:${screen.path}:${seq}`);
@@ -138,7 +138,12 @@ export class DashboardShell {
       const view = await screen.render(ctx, parts.slice(1));
       if (seq !== this.#renderSeq) return;
       fill(this.#main, view);
+      void this.#main.offsetHeight; // lay the page out: the render is done when it can paint
       performance.measure(`screen:${screen.path}`, `screen-start:${screen.path}:${seq}`);
+      const data = `screen-data:${screen.path}:${seq}`;
+      if (performance.getEntriesByName(data, "mark").length) {
+        performance.measure(`screen-render:${screen.path}`, data);
+      }
       document.body.dataset.screen = screen.path;
     } catch (err) {
       if (seq !== this.#renderSeq) return;
@@ -156,9 +161,10 @@ export class DashboardShell {
     }
   }
 
-  #context(): ScreenContext {
+  #context(path: string, seq: number): ScreenContext {
     const s = this.#o.session;
     return {
+      dataReady: () => performance.mark(`screen-data:${path}:${seq}`),
       client: this.#o.client,
       session: s,
       can: (p) => s.permissions.includes(p),

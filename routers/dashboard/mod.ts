@@ -7,6 +7,8 @@
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
+import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
 import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
@@ -18,6 +20,14 @@ export const dashboardRouter = router({
   logout,
   overview,
   series,
+  listBots,
+  showBot,
+  createBot: createBotProcedure,
+  updateBot,
+  deleteBot: deleteBotProcedure,
+  listKeys,
+  putKey,
+  deleteKey,
   listTags,
   createTag: createTagProcedure,
   updateTag: updateTagProcedure,

@@ -155,6 +155,46 @@ Deno.test("dashboard overview", serverTestOptions, async (t) => {
   });
 });
 
+Deno.test("dashboard provider keys", serverTestOptions, async (t) => {
+  await t.step("every dashboard role lists the eight; an agent's token cannot", async () => {
+    for (const [role, token] of ROLES) {
+      const r = await http(s.url, "GET", "/api/dashboard/keys", { token });
+      assertEquals(r.status, role === "agent" ? 403 : 200, role);
+      if (role !== "agent") assertEquals(r.body.data.length, 8);
+    }
+  });
+
+  await t.step("owner and administrator set and delete; a viewer may not", async () => {
+    for (const [role, token] of ROLES) {
+      const put = await http(s.url, "PUT", "/api/dashboard/keys/provider_4", {
+        token,
+        body: { api_key: `sk-${role}-key-5678` },
+      });
+      assertEquals(put.status, role === "owner" || role === "administrator" ? 200 : 403, role);
+    }
+    const list = await http(s.url, "GET", "/api/dashboard/keys", { token: D.acme.viewer });
+    const p4 = list.body.data.find((k: { provider: string }) => k.provider === "provider_4");
+    assertEquals([p4.configured, p4.last_four], [true, "5678"]);
+    assertOk(!list.text.includes("sk-administrator"), "the key itself is never returned");
+    const del = await http(s.url, "DELETE", "/api/dashboard/keys/provider_4", {
+      token: D.acme.owner,
+    });
+    assertEquals(del.status, 200);
+    // Another workspace's keys are its own.
+    const globex = await http(s.url, "GET", "/api/dashboard/keys", { token: D.globex.owner });
+    assertEquals(globex.body.data.filter((k: { configured: boolean }) => k.configured).length, 0);
+  });
+
+  await t.step("an unknown provider and an empty key are 422 naming the field", async () => {
+    const bad = await http(s.url, "PUT", "/api/dashboard/keys/provider_9", {
+      token: D.acme.owner,
+      body: { api_key: "" },
+    });
+    assertEquals(bad.status, 422);
+    assertOk(bad.body.errors.provider && bad.body.errors.api_key, bad.text);
+  });
+});
+
 Deno.test("stop the dashboard session test server", serverTestOptions, async () => {
   await s.stop();
   await fake.close();

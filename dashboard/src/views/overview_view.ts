@@ -92,7 +92,7 @@ export const overviewScreen: Screen = {
       ctx.client.series.query({}),
     ]);
     // What follows is the render proper, measured apart from the calls (docs/BENCHMARKS.md).
-    performance.mark("overview-data");
+    ctx.dataReady();
     const view = h(
       "section",
       { class: "overview" },
@@ -120,7 +120,6 @@ export const overviewScreen: Screen = {
         ]),
       ),
     );
-    performance.measure("overview:render", "overview-data");
     return view;
   },
 };

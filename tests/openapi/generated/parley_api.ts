@@ -1111,6 +1111,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/chatbots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's bots */
+        get: operations["dashboardListBots"];
+        put?: never;
+        /**
+         * Create a bot, within the plan's bot limit
+         * @description 201 with the bot. At the plan's `chatbot_limit`: 422 on `name`, naming the plan and its limit. `language` decides how its knowledge is indexed and is fixed once the bot exists.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        post: operations["dashboardCreateBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bot with its texts, language, full branding and embed snippet */
+        get: operations["dashboardShowBot"];
+        /**
+         * Update a bot's texts, provider, model, activity and branding
+         * @description The portal's update (`PUT /api/portal/chatbots/{key}`) with its merge rules (fields left out keep their value; branding merged field by field; an empty `welcome_message` restores the default), plus `provider` and `model`, and every branding field under `branding`.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        put: operations["dashboardUpdateBot"];
+        post?: never;
+        /**
+         * Delete a bot with its conversations and knowledge
+         * @description Irreversible: the bot's conversations (with their messages) and its knowledge sources (with everything indexed from them) are deleted with it. The month's usage keeps the messages it counted.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        delete: operations["dashboardDeleteBot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The eight providers, with whether a key is stored and its last four */
+        get: operations["dashboardListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/keys/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store or replace the key of one provider
+         * @description Encrypted at rest. An unrecognised provider code is 422 on `provider`.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardPutKey"];
+        post?: never;
+        /**
+         * Remove the key of one provider (idempotent)
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -5905,6 +6000,725 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "public_key": "demo-bot",
+                     *           "name": "Acme Support",
+                     *           "role": "owner",
+                     *           "provider": "provider_1",
+                     *           "model": "gpt-4o-mini",
+                     *           "is_active": true,
+                     *           "knowledge_sources": 1,
+                     *           "conversations": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Returns helper",
+                 *       "provider": "provider_1",
+                 *       "model": "gpt-4o-mini"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * @default provider_1
+                     * @enum {string}
+                     */
+                    provider?: "provider_1" | "provider_2" | "provider_3" | "provider_4" | "provider_5" | "provider_6" | "provider_7" | "provider_8";
+                    /** @default gpt-4o-mini */
+                    model?: string;
+                    /** @default  */
+                    persona?: string;
+                    /** @default  */
+                    instructions?: string;
+                    /** @default  */
+                    welcome_message?: string;
+                    /**
+                     * @default english
+                     * @enum {string}
+                     */
+                    language?: "english" | "french" | "german" | "spanish" | "italian" | "portuguese" | "dutch" | "swedish" | "danish" | "norwegian" | "finnish" | "russian" | "simple";
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardShowBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Support",
+                 *       "branding": {
+                 *         "primary_color": "#0f766e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    persona?: string;
+                    instructions?: string;
+                    welcome_message?: string;
+                    is_active?: boolean;
+                    /** @enum {string} */
+                    provider?: "provider_1" | "provider_2" | "provider_3" | "provider_4" | "provider_5" | "provider_6" | "provider_7" | "provider_8";
+                    model?: string;
+                    branding?: {
+                        primary_color?: string;
+                        launcher_text?: string;
+                        /** @enum {string} */
+                        position?: "left" | "right";
+                        /** @enum {string} */
+                        theme?: "minimal" | "ocean" | "emerald" | "midnight" | "sunset" | "crisp" | "violet" | "rose" | "slate" | "forest";
+                        logo_url?: string | null;
+                        avatar_url?: string | null;
+                        title?: string;
+                        subtitle?: string;
+                        /** @enum {string} */
+                        layout?: "classic" | "compact" | "fullscreen";
+                        /** @enum {string} */
+                        launcher?: "bubble" | "tab" | "hidden";
+                        quick_replies?: string[];
+                        agent_avatars?: string[];
+                        /** @enum {string} */
+                        composer_style?: "full" | "minimal";
+                        sound?: boolean;
+                        screen_share?: boolean;
+                        copilot?: boolean;
+                        auto_actions?: boolean;
+                        copilot_use_profile?: boolean;
+                        copilot_autostart?: boolean;
+                        live_visitors?: boolean;
+                        behavior_tracking?: boolean;
+                        /** @enum {string} */
+                        recommend_mode?: "reactive" | "proactive" | "off";
+                        proactive?: {
+                            enabled?: boolean;
+                            message?: string;
+                            delay?: number;
+                            scroll?: number;
+                            exit_intent?: boolean;
+                            url_contains?: string;
+                            /** @enum {string} */
+                            frequency?: "session" | "always" | "once";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The bot, its conversations and its knowledge were deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "provider_1",
+                     *           "label": "OpenAI",
+                     *           "last_four": "9c2e",
+                     *           "configured": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            label: string;
+                            last_four: string | null;
+                            configured: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardPutKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example provider_1 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "api_key": "sk-live-4b1f9c2e7a"
+                 *     }
+                 */
+                "application/json": {
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_1",
+                     *         "last_four": "9c2e",
+                     *         "configured": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            last_four: string;
+                            configured: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example provider_1 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The OpenAI key was removed."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
