@@ -7,9 +7,13 @@ import type { Screen } from "./screen.ts";
 import { overviewScreen } from "./views/overview_view.ts";
 import { botsScreen } from "./views/bots_view.ts";
 import { keysScreen } from "./views/keys_view.ts";
+import { inboxSettingsScreen } from "./views/inbox_settings_view.ts";
+import { apiTokensScreen } from "./views/api_tokens_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
   keysScreen,
+  inboxSettingsScreen,
+  apiTokensScreen,
 ];
