@@ -12,6 +12,8 @@ import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } 
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
 import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
+import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
+import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
 
 export const dashboardRouter = router({
   login,
@@ -39,4 +41,12 @@ export const dashboardRouter = router({
   listApiTokens: listTokens,
   createApiToken: createTokenProcedure,
   revokeApiToken: revokeTokenProcedure,
+  team,
+  // The static invitation paths come before …/team/{user}.
+  invite,
+  revokeInvite,
+  updateMember,
+  removeMember,
+  readInvitation,
+  acceptInvitation: acceptInvitationProcedure,
 });
