@@ -8,6 +8,7 @@ import { fill } from "../../inbox/src/dom.ts";
 import { DashboardShell } from "./shell.ts";
 import { loginView } from "./login_view.ts";
 import { clearSession, loadSession, saveSession } from "./session_store.ts";
+import { invitationView } from "./invitation_view.ts";
 
 const root = document.getElementById("app")!;
 const realtimeKey =
@@ -52,5 +53,10 @@ function mount(s: DashboardSession): void {
   shell.start();
 }
 
-if (session) mount(session);
+// An invitation link opens its own page, signed in or not.
+const invitation = /^#\/invitation\/(.+)$/.exec(location.hash)?.[1];
+if (invitation) {
+  document.title = "Invitation · Parley";
+  void invitationView(client, invitation).then((view) => fill(root, view));
+} else if (session) mount(session);
 else signIn(null);

@@ -9,11 +9,13 @@ import { botsScreen } from "./views/bots_view.ts";
 import { keysScreen } from "./views/keys_view.ts";
 import { inboxSettingsScreen } from "./views/inbox_settings_view.ts";
 import { apiTokensScreen } from "./views/api_tokens_view.ts";
+import { teamScreen } from "./views/team_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
   keysScreen,
+  teamScreen,
   inboxSettingsScreen,
   apiTokensScreen,
 ];

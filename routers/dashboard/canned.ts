@@ -10,9 +10,10 @@ import { deleteSharedCanned } from "../../domain/canned/delete_shared_canned.ts"
 
 const fields = z.object({
   title: z.string().trim().min(1).max(120),
-  // A shortcut is typed after "/" in the composer: one word.
-  shortcut: z.string().trim().max(40).regex(/^[^\s/]*$/, "The shortcut must be one word.")
-    .nullable().default(null).transform((s) => s || null),
+  // Typed in the composer as "/word": stored with its slash, given with or without it.
+  shortcut: z.string().trim().max(40).regex(/^\/?[^\s/]*$/, "The shortcut must be one word.")
+    .nullable().default(null).transform((s) => s ? (s.startsWith("/") ? s : `/${s}`) : null)
+    .transform((s) => s === "/" ? null : s),
   body: z.string().trim().min(1).max(4000),
 });
 const canned = z.object({

@@ -1,10 +1,12 @@
 /// <reference lib="dom" />
 /**
  * The dashboard's part 2 screens in headless Chromium: an owner creates a tag
- * and a shared canned reply in Inbox settings, which agents then find in the
- * agent API; creates an API token, sees it once, calls GET /api/v1/me with
- * it, revokes it, and the next call answers 401. A viewer sees the settings
- * read-only. Screenshots at desktop and phone width under tests/output/.
+ * and a shared canned reply in Inbox settings and invites an agent (the SMTP
+ * sink catches the e-mail); the agent follows the link, sets a password,
+ * signs in to /inbox and uses both. The owner creates an API token, sees it
+ * once, calls GET /api/v1/me with it, revokes it, and the next call answers
+ * 401. A viewer sees the settings read-only. Screenshots at desktop and phone
+ * width under tests/output/.
  */
 import type { Browser, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
@@ -12,7 +14,8 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { launchChromium } from "../helpers/browser.ts";
-import { WIDGET_ENV } from "../widget/widget_client.ts";
+import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+import { startSmtpSink } from "../helpers/smtp_sink.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
 
 const OUTPUT = new URL("../output/", import.meta.url);
@@ -21,7 +24,11 @@ const PHONE = { width: 390, height: 844 };
 
 Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, async (t) => {
   await Deno.mkdir(OUTPUT, { recursive: true });
-  const s = await startTestServer({ seed: dashboardSeed(), env: WIDGET_ENV });
+  const smtp = startSmtpSink();
+  const s = await startTestServer({
+    seed: dashboardSeed(),
+    env: { ...WIDGET_ENV, SMTP_URL: smtp.url },
+  });
   let browser: Browser | null = null;
   const problems: string[] = [];
   const open = async (email: string, viewport = DESKTOP): Promise<Page> => {
@@ -65,9 +72,53 @@ Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, 
       );
       const canned = await http(s.url, "GET", "/api/agent/canned", { token: T.acme.agent.agent });
       assertOk(
-        (canned.body.canned as { shortcut: string }[]).some((c) => c.shortcut === "ship"),
+        (canned.body.canned as { shortcut: string }[]).some((c) => c.shortcut === "/ship"),
       );
       await shot(owner, "inbox-settings-desktop");
+    });
+
+    await t.step("an invited agent sets a password, signs in to /inbox, uses both", async () => {
+      await owner.goto(`${s.url}/dashboard#/team`);
+      const form = owner.getByRole("form", { name: "Invite a teammate" });
+      await form.locator("input[name=email]").fill("nina@acme.test");
+      await form.locator("select[name=role]").selectOption("agent");
+      await form.getByRole("button", { name: "Invite" }).click();
+      await owner.getByText("Invitation e-mailed to nina@acme.test.").waitFor();
+      await owner.locator('tr[data-invitation="nina@acme.test"]').waitFor();
+      await shot(owner, "team-desktop");
+      const [mail] = await smtp.waitFor(1);
+      const link = /https?:\/\/\S+#\/invitation\/\S+/.exec(mail!.text)![0];
+      const context = await browser!.newContext({ viewport: DESKTOP });
+      const nina = await context.newPage();
+      nina.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      await nina.goto(link);
+      await nina.getByText("Join Acme Inc").waitFor();
+      await nina.locator("input[name=name]").fill("Nina");
+      await nina.locator("input[name=password]").fill("nina's new password");
+      await nina.getByRole("button", { name: "Join" }).click();
+      // The link names BASE_URL's host, so only the path is compared.
+      await nina.waitForURL(/\/inbox$/);
+      const conversation = (await postStream(s.url, "acme-helper", {
+        visitor_id: "v_nina",
+        message: "When do you ship?",
+      })).events[0]!.data.conversation_id as string;
+      await nina.locator("input[name=email]").fill("nina@acme.test");
+      await nina.locator("input[name=password]").fill("nina's new password");
+      await nina.locator("input[name=password]").press("Enter");
+      await nina.locator("body[data-ready]").waitFor();
+      await nina.locator(`li.row[data-id="${conversation}"]`).click();
+      const composer = nina.locator("textarea.composer-input");
+      await composer.click();
+      await composer.pressSequentially("/shi");
+      await nina.locator(".canned-picker li", { hasText: "/ship" }).waitFor();
+      await composer.press("Tab");
+      assertEquals(await composer.inputValue(), "We ship within 2 working days.");
+      await composer.press("Enter");
+      await nina.locator(".msg-agent .msg-body", { hasText: "We ship within 2 working days." })
+        .waitFor();
+      await nina.locator("select.add-tag").selectOption({ label: "VIP <b>customer</b>" });
+      await nina.locator(".visitor-pane .tag", { hasText: "VIP <b>customer</b>" }).waitFor();
+      await context.close();
     });
 
     await t.step("an owner creates a token, sees it once, uses it, revokes it", async () => {
@@ -101,7 +152,7 @@ Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, 
 
     await t.step("phone width: no sideways scrolling", async () => {
       const phone = await open(EMAIL.acmeOwner, PHONE);
-      for (const screen of ["inbox-settings", "api-tokens"]) {
+      for (const screen of ["team", "inbox-settings", "api-tokens"]) {
         await phone.goto(`${s.url}/dashboard#/${screen}`);
         await phone.locator(`body[data-screen="${screen}"]`).waitFor();
         const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
@@ -115,5 +166,6 @@ Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, 
   } finally {
     await browser?.close();
     await s.stop();
+    await smtp.stop();
   }
 });

@@ -98,6 +98,7 @@ Deno.test("dashboard inbox settings and API tokens", serverTestOptions, async (t
         body: "Refunds reach your card within 5 working days.",
       });
       assertEquals(created.status, 201);
+      assertEquals(created.body.data.shortcut, "/refund"); // stored as the composer matches it
       const id = created.body.data.id as number;
       const edited = await call("PUT", `/api/dashboard/canned/${id}`, owner, {
         title: "Refund window",

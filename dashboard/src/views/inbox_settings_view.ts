@@ -134,7 +134,7 @@ function cannedForm(
       },
     },
     field("Title", title),
-    field("Shortcut", shortcut, "Typed after / in the inbox's composer"),
+    field("Shortcut", shortcut, "Typed as /word in the inbox's composer"),
     h("div", { class: "wide" }, field("Reply", body)),
     h(
       "div",
@@ -152,7 +152,7 @@ function cannedRow(ctx: ScreenContext, c: Canned, refresh: () => void): HTMLElem
     "tr",
     { "data-canned": c.title },
     h("td", null, c.title),
-    h("td", null, c.shortcut ? `/${c.shortcut}` : "—"),
+    h("td", null, c.shortcut ?? "—"),
     h("td", { class: "preview" }, c.body),
     h("td", null, String(c.use_count)),
     h(
