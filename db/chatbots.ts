@@ -195,6 +195,9 @@ export interface ChatbotSettingsUpdate {
   /** undefined keeps the stored message; null restores the default. */
   welcomeMessage?: string | null;
   isActive?: boolean;
+  /** undefined keeps the stored value (the portal never changes these). */
+  provider?: string;
+  model?: string;
   /** Top-level branding fields merged over the stored ones (jsonb `||`). */
   brandingPatch: Record<string, unknown>;
 }
@@ -218,8 +221,41 @@ export async function updateChatbotSettings(
            welcome_message = CASE WHEN ${keepWelcome} THEN welcome_message
                                   ELSE ${u.welcomeMessage ?? null} END,
            is_active = COALESCE(${u.isActive ?? null}, is_active),
+           provider = COALESCE(${u.provider ?? null}, provider),
+           model = COALESCE(${u.model ?? null}, model),
            branding = branding || ${sql.json(u.brandingPatch as never)}
      WHERE workspace_id = ${workspaceId} AND public_key = ${publicKey}
     RETURNING id`;
   return rows.length > 0;
+}
+
+/**
+ * Holds the workspace's row until the transaction ends, so two bot creations
+ * cannot both pass the plan's bot limit. Returns the bot count under the lock.
+ */
+export async function lockAndCountChatbots(tx: Executor, workspaceId: number): Promise<number> {
+  await tx`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
+  const [row] = await tx<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM chatbots WHERE workspace_id = ${workspaceId}`;
+  return row!.n;
+}
+
+/**
+ * Deletes a bot; its conversations (with their messages, notes and events),
+ * knowledge sources (with pages and chunks) and vocabulary go with it through
+ * the foreign keys' cascades. Returns the ids of its knowledge sources (for
+ * their indexing jobs), or null when the bot is not in the workspace.
+ */
+export async function deleteChatbot(
+  tx: Executor,
+  workspaceId: number,
+  publicKey: string,
+): Promise<{ id: number; sourceIds: number[] } | null> {
+  const [bot] = await tx<{ id: number }[]>`
+    SELECT id FROM chatbots WHERE workspace_id = ${workspaceId} AND public_key = ${publicKey}`;
+  if (!bot) return null;
+  const sources = await tx<{ id: number }[]>`
+    SELECT id FROM knowledge_sources WHERE chatbot_id = ${bot.id}`;
+  await tx`DELETE FROM chatbots WHERE workspace_id = ${workspaceId} AND id = ${bot.id}`;
+  return { id: bot.id, sourceIds: sources.map((s) => s.id) };
 }

@@ -1,7 +1,7 @@
 /** access_tokens: bearer credentials, the secret kept only as SHA-256. */
 import type { Executor } from "./client.ts";
 
-export type Ability = "api" | "portal" | "agent";
+export type Ability = "api" | "portal" | "agent" | "dashboard";
 
 export interface TokenAuthRow {
   token_id: number;
@@ -152,4 +152,43 @@ export async function revokeToken(
 ): Promise<void> {
   await sql`UPDATE access_tokens SET revoked_at = ${now}
              WHERE workspace_id = ${workspaceId} AND id = ${id} AND revoked_at IS NULL`;
+}
+
+export interface OwnTokenRow {
+  id: number;
+  name: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+/** One account's tokens of one ability, newest first (revoked and expired included). */
+export async function listOwnTokens(
+  sql: Executor,
+  workspaceId: number,
+  userId: number,
+  ability: Ability,
+): Promise<OwnTokenRow[]> {
+  return await sql<OwnTokenRow[]>`
+    SELECT id, name, created_at, last_used_at, expires_at, revoked_at FROM access_tokens
+     WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ability = ${ability}
+     ORDER BY created_at DESC, id DESC`;
+}
+
+/** Revokes one of an account's tokens; false when it is not that account's (or not that ability). */
+export async function revokeOwnToken(
+  sql: Executor,
+  workspaceId: number,
+  userId: number,
+  ability: Ability,
+  id: number,
+  now: Date,
+): Promise<boolean> {
+  const rows = await sql`
+    UPDATE access_tokens SET revoked_at = coalesce(revoked_at, ${now})
+     WHERE workspace_id = ${workspaceId} AND user_id = ${userId} AND ability = ${ability}
+       AND id = ${id}
+    RETURNING 1`;
+  return rows.length > 0;
 }

@@ -5,6 +5,7 @@ import { portalRouter } from "./portal/mod.ts";
 import { widgetRouter } from "./widget/mod.ts";
 import { agentRouter } from "./agent/mod.ts";
 import { systemRouter } from "./system/mod.ts";
+import { dashboardRouter } from "./dashboard/mod.ts";
 
 export const appRouter = router({
   v1: v1Router,
@@ -12,6 +13,7 @@ export const appRouter = router({
   agent: agentRouter,
   widget: widgetRouter,
   system: systemRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

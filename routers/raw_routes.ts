@@ -7,6 +7,7 @@ import type { DescribedOperation } from "./openapi/document.ts";
 import { widgetStreamRoutes } from "./widget/stream_routes.ts";
 import { widgetAssetRoutes } from "../widget/asset_routes.ts";
 import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
+import { dashboardAssetRoutes } from "../dashboard/asset_routes.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -25,6 +26,7 @@ export const rawRoutes: RawRoute[] = [
   ...widgetStreamRoutes,
   ...widgetAssetRoutes,
   ...inboxAssetRoutes,
+  ...dashboardAssetRoutes,
 ];
 
 export function matchRawRoute(

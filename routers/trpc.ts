@@ -168,3 +168,17 @@ export const portalProcedure = authedProcedure("portal").use(({ ctx, next }) => 
   return next();
 });
 export const agentProcedure = authedProcedure("agent");
+/**
+ * The owners' dashboard (/api/dashboard, docs/dashboard.md): a dashboard token
+ * of an owner, administrator or viewer. A token of an agent (only an operator
+ * or a seed file can make one) opens nothing here; changes need the
+ * permission each procedure declares, so a viewer reads and changes nothing.
+ */
+export const dashboardProcedure = authedProcedure("dashboard").use(({ ctx, next }) => {
+  if (!can(ctx.auth!.user.role, "view-dashboard")) {
+    throw new Forbidden(
+      "The dashboard is for owners, administrators and viewers. Agents work in the inbox at /inbox.",
+    );
+  }
+  return next();
+});

@@ -8,7 +8,7 @@ import type { Command } from "./command.ts";
 export const tokenCommands: Command[] = [
   {
     name: "token:create",
-    usage: "token:create --email <email> --name <name> [--ability api|portal|agent]",
+    usage: "token:create --email <email> --name <name> [--ability api|portal|agent|dashboard]",
     summary: "Issue a token (ability api: a settings token); the plain text is printed once.",
     run: (deps, args) =>
       createToken(deps, {

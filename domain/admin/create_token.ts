@@ -1,17 +1,15 @@
 /**
  * Issue a token for a user, as the dashboard's "REST API tokens" panel does:
- * ability `api` unless told otherwise, the plain text returned once, and at
- * most 20 active tokens of one ability per account (SPEC limits), counted and
- * inserted in one transaction so two calls cannot both take the last slot.
+ * ability `api` unless told otherwise, the plain text returned once, within
+ * the account limit (issue_limited_token.ts).
  */
 import type { Ability } from "../../db/tokens.ts";
-import { countActiveTokens } from "../../db/tokens.ts";
-import { issueToken } from "../auth/tokens.ts";
+import { issueLimitedToken } from "../auth/issue_limited_token.ts";
 import { Invalid } from "../errors.ts";
 import { type AdminDeps, requireUser } from "./admin_deps.ts";
 
-export const MAX_ACTIVE_TOKENS = 20;
-const ABILITIES: readonly Ability[] = ["api", "portal", "agent"];
+export { MAX_ACTIVE_TOKENS } from "../auth/issue_limited_token.ts";
+const ABILITIES: readonly Ability[] = ["api", "portal", "agent", "dashboard"];
 
 export interface CreatedToken {
   id: number;
@@ -36,30 +34,20 @@ export async function createToken(
     throw Invalid.field("name", "The name field is required (up to 120 characters).");
   }
   const user = await requireUser(deps.sql, input.email);
-  return await deps.sql.begin(async (tx) => {
-    // Serialise issuing per user, so the count below stays true until commit.
-    await tx`SELECT pg_advisory_xact_lock(7241002, ${user.id}::int)`;
-    const active = await countActiveTokens(tx, user.workspace_id, user.id, ability, deps.now);
-    if (active >= MAX_ACTIVE_TOKENS) {
-      throw Invalid.field(
-        "name",
-        `${user.email} already has ${MAX_ACTIVE_TOKENS} active ${ability} tokens; revoke one first.`,
-      );
-    }
-    const issued = await issueToken(tx, {
-      workspaceId: user.workspace_id,
-      userId: user.id,
-      name,
-      ability,
-      now: deps.now,
-    });
-    return {
-      id: issued.id,
-      name,
-      ability,
-      user: user.email,
-      expires_at: issued.expiresAt.toISOString(),
-      token: issued.plainText,
-    };
+  const issued = await issueLimitedToken(deps.sql, {
+    workspaceId: user.workspace_id,
+    userId: user.id,
+    email: user.email,
+    name,
+    ability,
+    now: deps.now,
   });
+  return {
+    id: issued.id,
+    name,
+    ability,
+    user: user.email,
+    expires_at: issued.expiresAt.toISOString(),
+    token: issued.plainText,
+  };
 }

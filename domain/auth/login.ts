@@ -24,6 +24,12 @@ export interface LoginSurface {
   deviceName?: string | null;
   /** Whether this user of this workspace may sign in here (role, portal switch...). */
   eligible(user: UserRow, workspace: WorkspaceRow): boolean;
+  /**
+   * The refusal for a right password whose role may not sign in here, where a
+   * surface tells the person where to go instead (the dashboard sends agents
+   * to the inbox). Absent: the one vague refusal.
+   */
+  ineligibleMessage?: string;
 }
 
 export interface LoginDeps {
@@ -68,7 +74,10 @@ export async function login(
   if (!workspace || workspace.suspended || user.suspended || !surface.eligible(user, workspace)) {
     // The right password for an account that may not sign in here: neither counted nor cleared.
     await counted.abandoned();
-    throw new Forbidden(LOGIN_REFUSED_MESSAGE);
+    const suspended = !workspace || workspace.suspended || user.suspended;
+    throw new Forbidden(
+      suspended ? LOGIN_REFUSED_MESSAGE : surface.ineligibleMessage ?? LOGIN_REFUSED_MESSAGE,
+    );
   }
   await counted.succeeded();
   const token = await issueToken(deps.sql, {

@@ -8,15 +8,29 @@ export type Permission =
   | "manage-content"
   | "handle-conversations"
   | "manage-chatbots"
-  | "manage-workspace";
+  | "manage-workspace"
+  /** Sign in to the owners' dashboard (/dashboard); every change there needs one of the above. */
+  | "view-dashboard";
 
 export const ROLES: readonly Role[] = ["owner", "administrator", "agent", "viewer"];
 
 const MATRIX: Record<Role, readonly Permission[]> = {
-  owner: ["manage-content", "handle-conversations", "manage-chatbots", "manage-workspace"],
-  administrator: ["manage-content", "handle-conversations", "manage-chatbots", "manage-workspace"],
+  owner: [
+    "manage-content",
+    "handle-conversations",
+    "manage-chatbots",
+    "manage-workspace",
+    "view-dashboard",
+  ],
+  administrator: [
+    "manage-content",
+    "handle-conversations",
+    "manage-chatbots",
+    "manage-workspace",
+    "view-dashboard",
+  ],
   agent: ["handle-conversations"],
-  viewer: [],
+  viewer: ["view-dashboard"],
 };
 
 export function can(role: Role, permission: Permission): boolean {

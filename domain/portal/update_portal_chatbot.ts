@@ -1,15 +1,12 @@
 /**
- * The portal's bot settings update: `name` always, the other texts when sent,
- * an empty welcome message restoring the default, branding fields merged over
- * the stored ones. Provider and model are fixed here: sending a different
- * value is refused rather than silently ignored.
+ * The portal's bot settings update: the shared bot update
+ * (domain/chatbots/update_chatbot.ts) with provider and model fixed and the
+ * four branding fields the portal takes, answering with the reduced branding.
  */
 import type { Sql } from "../../db/client.ts";
-import { updateChatbotSettings } from "../../db/chatbots.ts";
 import type { Branding } from "../chatbots/branding.ts";
-import { getChatbot } from "../chatbots/get_chatbot.ts";
-import { Invalid, NotFound } from "../errors.ts";
-import { type PortalBotDetail, portalBotDetail } from "./portal_chatbot_view.ts";
+import { updateChatbot } from "../chatbots/update_chatbot.ts";
+import type { PortalBotDetail } from "./portal_chatbot_view.ts";
 
 export interface PortalBotUpdate {
   name: string;
@@ -36,36 +33,19 @@ export async function updatePortalChatbot(
   publicKey: string,
   input: PortalBotUpdate,
 ): Promise<PortalBotDetail<ReducedBranding>> {
-  const current = await getChatbot(sql, workspaceId, publicKey);
-  const fixed: Record<string, string[]> = {};
-  if (input.provider !== undefined && input.provider !== current.provider) {
-    fixed.provider = ["The provider cannot be changed through the portal."];
-  }
-  if (input.model !== undefined && input.model !== current.model) {
-    fixed.model = ["The model cannot be changed through the portal."];
-  }
-  if (Object.keys(fixed).length) {
-    throw new Invalid(Object.values(fixed)[0]![0]!, fixed);
-  }
-  const patch: Record<string, unknown> = {};
-  for (const field of ["primary_color", "launcher_text", "position", "theme"] as const) {
-    if (input[field] !== undefined) patch[field] = input[field];
-  }
-  const welcome = input.welcome_message === undefined
-    ? undefined
-    : input.welcome_message.trim() === ""
-    ? null
-    : input.welcome_message;
-  const updated = await updateChatbotSettings(sql, workspaceId, publicKey, {
-    name: input.name,
-    persona: input.persona,
-    instructions: input.instructions,
-    welcomeMessage: welcome,
-    isActive: input.is_active,
-    brandingPatch: patch,
-  });
-  if (!updated) throw new NotFound("Chatbot not found.");
-  const detail = portalBotDetail(await getChatbot(sql, workspaceId, publicKey));
-  const { primary_color, launcher_text, position, theme } = detail.branding;
-  return { ...detail, branding: { primary_color, launcher_text, position, theme } };
+  const { primary_color, launcher_text, position, theme, ...rest } = input;
+  const detail = await updateChatbot(sql, workspaceId, publicKey, {
+    ...rest,
+    branding: { primary_color, launcher_text, position, theme },
+  }, { providerAndModel: "fixed" });
+  const b = detail.branding;
+  return {
+    ...detail,
+    branding: {
+      primary_color: b.primary_color,
+      launcher_text: b.launcher_text,
+      position: b.position,
+      theme: b.theme,
+    },
+  };
 }

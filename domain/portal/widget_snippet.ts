@@ -18,10 +18,11 @@ export async function widgetSnippet(
 ): Promise<{ public_key: string; snippet: string }> {
   const bot = await findSnippetBot(sql, workspaceId);
   if (!bot) throw new NotFound("This workspace has no chatbot yet.");
+  return { public_key: bot.public_key, snippet: snippetFor(baseUrl, bot.public_key) };
+}
+
+/** The script tag that embeds one bot's widget (the dashboard shows it per bot). */
+export function snippetFor(baseUrl: string, publicKey: string): string {
   const src = escapeAttribute(`${baseUrl}/widget.js`);
-  const key = escapeAttribute(bot.public_key);
-  return {
-    public_key: bot.public_key,
-    snippet: `<script src="${src}" data-key="${key}" defer></script>`,
-  };
+  return `<script src="${src}" data-key="${escapeAttribute(publicKey)}" defer></script>`;
 }

@@ -16,7 +16,7 @@ const knowledge = z.discriminatedUnion("type", [
 const token = z.object({
   name: z.string().min(1).max(120),
   token: z.string().optional(),
-  ability: z.enum(["api", "portal", "agent"]).default("api"),
+  ability: z.enum(["api", "portal", "agent", "dashboard"]).default("api"),
   expires_at: z.string().optional(),
 });
 

@@ -118,6 +118,10 @@ export class InboxApp {
       this.#conn,
       h("span", { class: "spacer" }),
       h("span", { class: "me" }, o.session.user.name),
+      // Owners and administrators also run the workspace: the dashboard is one click away.
+      o.session.user.role === "Agent"
+        ? null
+        : h("a", { class: "to-dashboard", href: "/dashboard" }, "Dashboard"),
       h(
         "button",
         { type: "button", class: "alerts-toggle", onClick: () => this.#alerts.toggle() },

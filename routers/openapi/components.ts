@@ -189,6 +189,15 @@ export const SECURITY_SCHEMES: Record<Ability, { name: string; scheme: unknown }
       description: "An agent token (ability `agent`), for the agent inbox app.",
     },
   },
+  dashboard: {
+    name: "dashboardToken",
+    scheme: {
+      type: "http",
+      scheme: "bearer",
+      description: "A dashboard token (ability `dashboard`), returned by " +
+        "`POST /api/dashboard/login`, for the owners' dashboard at /dashboard.",
+    },
+  },
 };
 
 /** Surfaces, in reading order, with the path prefix that places an operation in each. */
@@ -210,6 +219,13 @@ export const SURFACES: { tag: string; prefix: string; description: string }[] = 
     prefix: "/api/agent/",
     description: "The agent inbox app: conversations, replies, tags and canned replies. Bearer " +
       "agent token.",
+  },
+  {
+    tag: "Dashboard",
+    prefix: "/api/dashboard/",
+    description: "The owners' dashboard (/dashboard): bots, branding, knowledge, provider keys " +
+      "and usage for a workspace's owners and administrators (viewers read). Bearer dashboard " +
+      "token from `POST /api/dashboard/login`.",
   },
   {
     tag: "Widget",

@@ -4,6 +4,37 @@ import { portalProcedure } from "../trpc.ts";
 import { monthAnalytics } from "../../domain/analytics/month_analytics.ts";
 import { widgetSnippet } from "../../domain/portal/widget_snippet.ts";
 
+/** The month's analytics, also shown by the dashboard's overview. */
+export const monthAnalyticsSchema = z.object({
+  period: z.literal("month"),
+  since: z.string(),
+  conversations: z.int(),
+  messages: z.object({
+    ai_replies: z.int(),
+    human_replies: z.int(),
+    visitor_messages: z.int(),
+    total: z.int(),
+  }),
+  tokens: z.int(),
+  cost: z.number(),
+  messages_used: z.int(),
+  suggestions: z.array(z.object({
+    chatbot: z.string(),
+    name: z.string(),
+    suggested: z.int(),
+    inserted: z.int(),
+    edited: z.int(),
+    dismissed: z.int(),
+    acceptance_rate: z.number().nullable(),
+  })),
+  revenue: z.array(z.object({
+    currency: z.string(),
+    amount: z.number(),
+    cents: z.int(),
+    conversations: z.int(),
+  })),
+});
+
 export const analytics = portalProcedure
   .meta({
     openapi: {
@@ -15,37 +46,7 @@ export const analytics = portalProcedure
     },
   })
   .input(z.object({}))
-  .output(z.object({
-    data: z.object({
-      period: z.literal("month"),
-      since: z.string(),
-      conversations: z.int(),
-      messages: z.object({
-        ai_replies: z.int(),
-        human_replies: z.int(),
-        visitor_messages: z.int(),
-        total: z.int(),
-      }),
-      tokens: z.int(),
-      cost: z.number(),
-      messages_used: z.int(),
-      suggestions: z.array(z.object({
-        chatbot: z.string(),
-        name: z.string(),
-        suggested: z.int(),
-        inserted: z.int(),
-        edited: z.int(),
-        dismissed: z.int(),
-        acceptance_rate: z.number().nullable(),
-      })),
-      revenue: z.array(z.object({
-        currency: z.string(),
-        amount: z.number(),
-        cents: z.int(),
-        conversations: z.int(),
-      })),
-    }),
-  }))
+  .output(z.object({ data: monthAnalyticsSchema }))
   .query(async ({ ctx }) => ({
     data: await monthAnalytics(ctx.deps.sql, ctx.auth!.workspace.id, ctx.now),
   }));

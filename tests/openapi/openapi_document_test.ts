@@ -113,9 +113,11 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
 
     await t.step("public operations have no security; token ones name their scheme", () => {
       for (const { path, method, o } of all) {
-        // Public: the widget, the status, and the logins (which hand out tokens).
+        // Public: the widget, the status, the logins (which hand out tokens), and
+        // the invitation link (which makes an account).
         const isPublic = path.startsWith("/widget/") || path === "/api/status" ||
-          path === "/healthz" || path === "/readyz" || path.endsWith("/login");
+          path === "/healthz" || path === "/readyz" || path.endsWith("/login") ||
+          path.startsWith("/api/dashboard/invitation");
         if (isPublic) assertEquals(o.security, [], `${method} ${path}`);
         else assertEquals(o.security.length, 1, `${method} ${path}`);
       }

@@ -995,6 +995,491 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an owner's, administrator's or viewer's e-mail and password for a dashboard token
+         * @description Any workspace, portal-enabled or not. 401 for wrong credentials; 403 for a suspended account (the vague refusal) and for an agent (a message that points to `/inbox`). Attempts share one lockout with the other logins (429 with `Retry-After`).
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fresh dashboard token in the login shape (renew past half the token's life)
+         * @description Rate limit: 6 requests per 3600 s per user.
+         */
+        post: operations["dashboardRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user, the workspace, its brand (portal only) and the permissions */
+        get: operations["dashboardMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke the dashboard token used */
+        post: operations["dashboardLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's usage against the plan, and the month's analytics
+         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`.
+         */
+        get: operations["dashboardOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Messages per day by author and conversations resolved by the AI or a human
+         * @description The last 30 UTC days, today last, every day present. A conversation is resolved by a human on the day an agent resolved it; by the AI when it stayed with the bot (no handoff, no human reply, an AI reply) and has been quiet 30 minutes, on the day of its last message.
+         */
+        get: operations["dashboardSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's bots */
+        get: operations["dashboardListBots"];
+        put?: never;
+        /**
+         * Create a bot, within the plan's bot limit
+         * @description 201 with the bot. At the plan's `chatbot_limit`: 422 on `name`, naming the plan and its limit. `language` decides how its knowledge is indexed and is fixed once the bot exists.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        post: operations["dashboardCreateBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One bot with its texts, language, full branding and embed snippet */
+        get: operations["dashboardShowBot"];
+        /**
+         * Update a bot's texts, provider, model, activity and branding
+         * @description The portal's update (`PUT /api/portal/chatbots/{key}`) with its merge rules (fields left out keep their value; branding merged field by field; an empty `welcome_message` restores the default), plus `provider` and `model`, and every branding field under `branding`.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        put: operations["dashboardUpdateBot"];
+        post?: never;
+        /**
+         * Delete a bot with its conversations and knowledge
+         * @description Irreversible: the bot's conversations (with their messages) and its knowledge sources (with everything indexed from them) are deleted with it. The month's usage keeps the messages it counted.
+         *
+         *     Requires the `manage-chatbots` permission.
+         */
+        delete: operations["dashboardDeleteBot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The eight providers, with whether a key is stored and its last four */
+        get: operations["dashboardListKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/keys/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store or replace the key of one provider
+         * @description Encrypted at rest. An unrecognised provider code is 422 on `provider`.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardPutKey"];
+        post?: never;
+        /**
+         * Remove the key of one provider (idempotent)
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardDeleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's tags, with how many conversations carry each */
+        get: operations["dashboardListTags"];
+        put?: never;
+        /**
+         * Add a tag to the catalogue agents attach from
+         * @description 201 with the tag; 422 when the name is already in use.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardCreateTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/tags/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag; every conversation carrying it loses it
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardDeleteTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or recolour a tag; conversations carrying it show the change at once
+         * @description Requires the `manage-workspace` permission.
+         */
+        patch: operations["dashboardUpdateTag"];
+        trace?: never;
+    };
+    "/api/dashboard/canned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's shared canned replies (every agent sees them) */
+        get: operations["dashboardListCanned"];
+        put?: never;
+        /**
+         * Add a shared canned reply
+         * @description 201 with the reply; 422 when the title is already in use.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardCreateCanned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/canned/{canned}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit a shared canned reply (title, shortcut, body)
+         * @description Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardUpdateCanned"];
+        post?: never;
+        /**
+         * Delete a shared canned reply
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardDeleteCanned"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/api-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your settings tokens (ability `api`), newest first, with their state
+         * @description Requires the `manage-workspace` permission.
+         */
+        get: operations["dashboardListApiTokens"];
+        put?: never;
+        /**
+         * Create a settings token for /api/v1; its value is in this answer only
+         * @description 201 with `token` (`<id>|<secret>`, shown once, stored only as a hash) and the token's row. At most 20 active tokens per account: the 21st is 422 on `name`. Valid 30 days.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardCreateApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/api-tokens/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your settings tokens; its next request answers 401
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardRevokeApiToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members (role, state, last activity), open invitations and seats
+         * @description `seats.used` counts owners, administrators and agents who can sign in, and usable invitations for those roles; viewers take no seat. `last_active_at` is the latest use of any of the member's tokens (updated at most once a minute).
+         */
+        get: operations["dashboardTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a teammate by e-mail with a role
+         * @description 201. The link is single-use and expires after 7 days. With `SMTP_URL` set it is e-mailed and `link` is null; otherwise (or when the mail fails) `link` carries it, shown this once. 422 on `role` when every seat is taken, on `email` for an address with an account or an open invitation.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team/invitations/{invitation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an open invitation; its link stops working
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardRevokeInvite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team/{user}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a teammate
+         * @description Their tokens, devices and own canned replies go with them; conversations assigned to them become unassigned (the inbox's Team section); their messages and notes stay. The last owner cannot be removed.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardRemoveMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a teammate's role, or suspend or restore them
+         * @description Send `role` or `suspended`. A suspended member's tokens answer 403 at once. The last owner can be neither demoted nor suspended; you cannot change yourself here.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        patch: operations["dashboardUpdateMember"];
+        trace?: never;
+    };
+    "/api/dashboard/invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation link offers: the workspace, the address and the role
+         * @description 404 for a link used, revoked or expired.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardReadInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/invitation/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use an invitation link: choose a name and password; the account is created
+         * @description Single use: a second call answers 404. `sign_in_at` is where the new account signs in (`/inbox` for an agent, `/dashboard` otherwise).
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardAcceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -5349,6 +5834,2090 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@acme.test",
+                 *       "password": "••••••••"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ],
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRefresh: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ],
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Logged out."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": "pro",
+                     *       "usage": {
+                     *         "messages_used": 1,
+                     *         "message_limit": 1,
+                     *         "usage_percent": 1.5,
+                     *         "chatbots": 1,
+                     *         "chatbot_limit": 1,
+                     *         "seats": 1,
+                     *         "agent_seats": 1
+                     *       },
+                     *       "month": {
+                     *         "period": "month",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "conversations": 1,
+                     *         "messages": {
+                     *           "ai_replies": 1,
+                     *           "human_replies": 1,
+                     *           "visitor_messages": 1,
+                     *           "total": 1
+                     *         },
+                     *         "tokens": 1,
+                     *         "cost": 1.5,
+                     *         "messages_used": 1,
+                     *         "suggestions": [
+                     *           {
+                     *             "chatbot": "chatbot",
+                     *             "name": "Acme Support",
+                     *             "suggested": 1,
+                     *             "inserted": 1,
+                     *             "edited": 1,
+                     *             "dismissed": 1,
+                     *             "acceptance_rate": 1.5
+                     *           }
+                     *         ],
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "amount": 1.5,
+                     *             "cents": 1,
+                     *             "conversations": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: string;
+                        usage: {
+                            messages_used: number;
+                            message_limit: number | null;
+                            usage_percent: number | null;
+                            chatbots: number;
+                            chatbot_limit: number;
+                            seats: number;
+                            agent_seats: number;
+                        };
+                        month: {
+                            /** @constant */
+                            period: "month";
+                            since: string;
+                            conversations: number;
+                            messages: {
+                                ai_replies: number;
+                                human_replies: number;
+                                visitor_messages: number;
+                                total: number;
+                            };
+                            tokens: number;
+                            cost: number;
+                            messages_used: number;
+                            suggestions: {
+                                chatbot: string;
+                                name: string;
+                                suggested: number;
+                                inserted: number;
+                                edited: number;
+                                dismissed: number;
+                                acceptance_rate: number | null;
+                            }[];
+                            revenue: {
+                                currency: string;
+                                amount: number;
+                                cents: number;
+                                conversations: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "days": [
+                     *         "day"
+                     *       ],
+                     *       "messages": {
+                     *         "visitor": [
+                     *           1
+                     *         ],
+                     *         "ai": [
+                     *           1
+                     *         ],
+                     *         "human": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "resolved": {
+                     *         "ai": [
+                     *           1
+                     *         ],
+                     *         "human": [
+                     *           1
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        days: string[];
+                        messages: {
+                            visitor: number[];
+                            ai: number[];
+                            human: number[];
+                        };
+                        resolved: {
+                            ai: number[];
+                            human: number[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListBots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "public_key": "demo-bot",
+                     *           "name": "Acme Support",
+                     *           "role": "owner",
+                     *           "provider": "provider_1",
+                     *           "model": "gpt-4o-mini",
+                     *           "is_active": true,
+                     *           "knowledge_sources": 1,
+                     *           "conversations": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Returns helper",
+                 *       "provider": "provider_1",
+                 *       "model": "gpt-4o-mini"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * @default provider_1
+                     * @enum {string}
+                     */
+                    provider?: "provider_1" | "provider_2" | "provider_3" | "provider_4" | "provider_5" | "provider_6" | "provider_7" | "provider_8";
+                    /** @default gpt-4o-mini */
+                    model?: string;
+                    /** @default  */
+                    persona?: string;
+                    /** @default  */
+                    instructions?: string;
+                    /** @default  */
+                    welcome_message?: string;
+                    /**
+                     * @default english
+                     * @enum {string}
+                     */
+                    language?: "english" | "french" | "german" | "spanish" | "italian" | "portuguese" | "dutch" | "swedish" | "danish" | "norwegian" | "finnish" | "russian" | "simple";
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardShowBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Support",
+                 *       "branding": {
+                 *         "primary_color": "#0f766e"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    persona?: string;
+                    instructions?: string;
+                    welcome_message?: string;
+                    is_active?: boolean;
+                    /** @enum {string} */
+                    provider?: "provider_1" | "provider_2" | "provider_3" | "provider_4" | "provider_5" | "provider_6" | "provider_7" | "provider_8";
+                    model?: string;
+                    branding?: {
+                        primary_color?: string;
+                        launcher_text?: string;
+                        /** @enum {string} */
+                        position?: "left" | "right";
+                        /** @enum {string} */
+                        theme?: "minimal" | "ocean" | "emerald" | "midnight" | "sunset" | "crisp" | "violet" | "rose" | "slate" | "forest";
+                        logo_url?: string | null;
+                        avatar_url?: string | null;
+                        title?: string;
+                        subtitle?: string;
+                        /** @enum {string} */
+                        layout?: "classic" | "compact" | "fullscreen";
+                        /** @enum {string} */
+                        launcher?: "bubble" | "tab" | "hidden";
+                        quick_replies?: string[];
+                        agent_avatars?: string[];
+                        /** @enum {string} */
+                        composer_style?: "full" | "minimal";
+                        sound?: boolean;
+                        screen_share?: boolean;
+                        copilot?: boolean;
+                        auto_actions?: boolean;
+                        copilot_use_profile?: boolean;
+                        copilot_autostart?: boolean;
+                        live_visitors?: boolean;
+                        behavior_tracking?: boolean;
+                        /** @enum {string} */
+                        recommend_mode?: "reactive" | "proactive" | "off";
+                        proactive?: {
+                            enabled?: boolean;
+                            message?: string;
+                            delay?: number;
+                            scroll?: number;
+                            exit_intent?: boolean;
+                            url_contains?: string;
+                            /** @enum {string} */
+                            frequency?: "session" | "always" | "once";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "public_key": "demo-bot",
+                     *         "name": "Acme Support",
+                     *         "role": "owner",
+                     *         "provider": "provider_1",
+                     *         "model": "gpt-4o-mini",
+                     *         "is_active": true,
+                     *         "knowledge_sources": 1,
+                     *         "conversations": 1,
+                     *         "persona": "A friendly, concise support assistant.",
+                     *         "instructions": "Answer from the knowledge provided; offer a human when unsure.",
+                     *         "welcome_message": "Hi! How can we help you today?",
+                     *         "language": "language",
+                     *         "branding": {
+                     *           "primary_color": "#4f46e5",
+                     *           "launcher_text": "Chat with us",
+                     *           "position": "right",
+                     *           "theme": "ocean",
+                     *           "logo_url": "https://example.com/",
+                     *           "avatar_url": "https://example.com/",
+                     *           "title": "Shipping times",
+                     *           "subtitle": "subtitle",
+                     *           "layout": "layout",
+                     *           "launcher": "launcher",
+                     *           "quick_replies": [
+                     *             "quick replie"
+                     *           ],
+                     *           "agent_avatars": [
+                     *             "agent avatar"
+                     *           ],
+                     *           "composer_style": "composer style",
+                     *           "sound": true,
+                     *           "screen_share": true,
+                     *           "copilot": true,
+                     *           "auto_actions": true,
+                     *           "copilot_use_profile": true,
+                     *           "copilot_autostart": true,
+                     *           "live_visitors": true,
+                     *           "behavior_tracking": true,
+                     *           "recommend_mode": "recommend mode",
+                     *           "proactive": {
+                     *             "enabled": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "delay": 1.5,
+                     *             "scroll": 1.5,
+                     *             "exit_intent": true,
+                     *             "url_contains": "url contains",
+                     *             "frequency": "frequency"
+                     *           }
+                     *         },
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            public_key: string;
+                            name: string;
+                            role: string;
+                            provider: string;
+                            model: string;
+                            is_active: boolean;
+                            knowledge_sources: number;
+                            conversations: number;
+                            persona: string;
+                            instructions: string;
+                            welcome_message: string;
+                            language: string;
+                            branding: {
+                                primary_color: string;
+                                launcher_text: string;
+                                position: string;
+                                theme: string;
+                                logo_url: string | null;
+                                avatar_url: string | null;
+                                title: string;
+                                subtitle: string;
+                                layout: string;
+                                launcher: string;
+                                quick_replies: string[];
+                                agent_avatars: string[];
+                                composer_style: string;
+                                sound: boolean;
+                                screen_share: boolean;
+                                copilot: boolean;
+                                auto_actions: boolean;
+                                copilot_use_profile: boolean;
+                                copilot_autostart: boolean;
+                                live_visitors: boolean;
+                                behavior_tracking: boolean;
+                                recommend_mode: string;
+                                proactive: {
+                                    enabled: boolean;
+                                    message: string;
+                                    delay: number;
+                                    scroll: number;
+                                    exit_intent: boolean;
+                                    url_contains: string;
+                                    frequency: string;
+                                };
+                            };
+                            snippet: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The bot, its conversations and its knowledge were deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "provider": "provider_1",
+                     *           "label": "OpenAI",
+                     *           "last_four": "9c2e",
+                     *           "configured": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            label: string;
+                            last_four: string | null;
+                            configured: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardPutKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example provider_1 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "api_key": "sk-live-4b1f9c2e7a"
+                 *     }
+                 */
+                "application/json": {
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "provider": "provider_1",
+                     *         "last_four": "9c2e",
+                     *         "configured": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            provider: string;
+                            last_four: string;
+                            configured: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example provider_1 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The OpenAI key was removed."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "color": "color",
+                     *           "conversations": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                            conversations: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Billing",
+                 *       "color": "#f59e0b"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @default #6b7280 */
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "color": "color"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                tag: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Tag deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                tag: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Support",
+                 *       "color": "color"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "color": "color"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            color: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListCanned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "Shipping times",
+                     *           "shortcut": "shortcut",
+                     *           "body": "body",
+                     *           "use_count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            shortcut: string | null;
+                            body: string;
+                            use_count: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateCanned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Refund window",
+                 *       "shortcut": "refund",
+                 *       "body": "Refunds take 5 days."
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    /** @default null */
+                    shortcut?: string | null;
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "title": "Shipping times",
+                     *         "shortcut": "shortcut",
+                     *         "body": "body",
+                     *         "use_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            shortcut: string | null;
+                            body: string;
+                            use_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateCanned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                canned: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Shipping times",
+                 *       "shortcut": null,
+                 *       "body": "body"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    /** @default null */
+                    shortcut?: string | null;
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "title": "Shipping times",
+                     *         "shortcut": "shortcut",
+                     *         "body": "body",
+                     *         "use_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            title: string;
+                            shortcut: string | null;
+                            body: string;
+                            use_count: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteCanned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                canned: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Canned reply deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_used_at": "2026-11-21T07:06:17.123000Z",
+                     *           "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *           "state": "active"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                            expires_at: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "CRM sync"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2",
+                     *       "data": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_used_at": "2026-11-21T07:06:17.123000Z",
+                     *         "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "state": "active"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        token: string;
+                        data: {
+                            id: number;
+                            name: string;
+                            created_at: string;
+                            last_used_at: string | null;
+                            expires_at: string;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRevokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                token: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Token revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "members": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "email": "owner@example.com",
+                     *           "role": "owner",
+                     *           "state": "active",
+                     *           "last_active_at": "2026-11-21T07:06:17.123000Z",
+                     *           "joined_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ],
+                     *       "invitations": [
+                     *         {
+                     *           "id": 1,
+                     *           "email": "owner@example.com",
+                     *           "role": "owner",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *           "state": "pending"
+                     *         }
+                     *       ],
+                     *       "seats": {
+                     *         "used": 1,
+                     *         "limit": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        members: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            /** @enum {string} */
+                            state: "active" | "suspended";
+                            last_active_at: string | null;
+                            joined_at: string;
+                        }[];
+                        invitations: {
+                            id: number;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            created_at: string;
+                            expires_at: string;
+                            /** @enum {string} */
+                            state: "pending" | "expired";
+                        }[];
+                        seats: {
+                            used: number;
+                            limit: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "sam@acme.test",
+                 *       "role": "agent"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "administrator" | "agent" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "invitation": {
+                     *         "id": 1,
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "expires_at": "2026-11-21T07:06:17.123000Z"
+                     *       },
+                     *       "emailed": true,
+                     *       "link": "link"
+                     *     }
+                     */
+                    "application/json": {
+                        invitation: {
+                            id: number;
+                            email: string;
+                            role: string;
+                            expires_at: string;
+                        };
+                        emailed: boolean;
+                        link: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRevokeInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                invitation: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Invitation revoked."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRemoveMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Teammate removed."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "administrator"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "owner" | "administrator" | "agent" | "viewer";
+                    suspended?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Do you ship to Iceland?"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardReadInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace": "workspace",
+                     *       "email": "owner@example.com",
+                     *       "role": "owner"
+                     *     }
+                     */
+                    "application/json": {
+                        workspace: string;
+                        email: string;
+                        role: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardAcceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2",
+                 *       "name": "Acme Support",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "owner@example.com",
+                     *       "role": "owner",
+                     *       "sign_in_at": "2026-11-21T07:06:17.123000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                        role: string;
+                        sign_in_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

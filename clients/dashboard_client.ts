@@ -1,0 +1,48 @@
+/**
+ * The typed client of the owners' dashboard (`/dashboard`): tRPC's own client
+ * over `/trpc`, typed by the server's `AppRouter` (a type-only import, so the
+ * browser bundle holds none of the server's code). A procedure whose input or
+ * output changes in a way the app does not follow fails `deno task check`.
+ */
+import { createTRPCClient, httpLink } from "@trpc/client";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../routers/app_router.ts";
+
+export { type CallFailure, describeFailure, tokenNeedsRefresh } from "./agent_client.ts";
+
+export type DashboardOutputs = inferRouterOutputs<AppRouter>["dashboard"];
+export type DashboardInputs = inferRouterInputs<AppRouter>["dashboard"];
+/** What login and refresh return: the token and the session it opens. */
+export type DashboardSession = DashboardOutputs["login"];
+export type Permission = DashboardSession["permissions"][number];
+
+export interface DashboardClientOptions {
+  /** The server's origin; `location.origin` in the page it serves. */
+  baseUrl: string;
+  /** The current dashboard token, read per request so a renewed one is used at once. */
+  token: () => string | null;
+  /** Told when the server answers 401 (token expired or revoked), to sign the user out. */
+  onUnauthorized?: () => void;
+}
+
+export function createDashboardClient(opts: DashboardClientOptions) {
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: `${opts.baseUrl.replace(/\/+$/, "")}/trpc`,
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          if (res.status === 401 && opts.token() !== null) opts.onUnauthorized?.();
+          return res;
+        },
+        headers: (): Record<string, string> => {
+          const token = opts.token();
+          return token ? { authorization: `Bearer ${token}` } : {};
+        },
+      }),
+    ],
+  });
+  return client.dashboard;
+}
+
+export type DashboardClient = ReturnType<typeof createDashboardClient>;

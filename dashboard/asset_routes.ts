@@ -1,0 +1,89 @@
+/**
+ * The owners' dashboard: `/dashboard` (the page), `/dashboard/app.js`
+ * (bundled from `dashboard/src/main.ts` by Deno on first request, like the
+ * inbox) and `/dashboard/app.css`, kept in memory with an ETag and gzip; the
+ * page names the assets by content hash so a new build is fetched at once.
+ */
+import type { RawRoute } from "../routers/raw_routes.ts";
+import type { Config as AppConfig } from "../app/config.ts";
+import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
+import { bundleBrowserScript } from "../widget/bundle.ts";
+import { pageCsp } from "../routers/doors/page_csp.ts";
+import { dashboardPage } from "./page.ts";
+
+const ENTRY = new URL("./src/main.ts", import.meta.url);
+const STYLES = new URL("./dashboard.css", import.meta.url);
+
+interface DashboardAssets {
+  script: StaticAsset;
+  styles: StaticAsset;
+}
+
+let assets: Promise<DashboardAssets> | null = null;
+const pages = new Map<string, Promise<StaticAsset>>();
+
+/** The bundled script and the stylesheet; a failed build is not cached. */
+export function dashboardAssets(): Promise<DashboardAssets> {
+  assets ??= (async () => {
+    const [js, css] = await Promise.all([
+      bundleBrowserScript(ENTRY, "the dashboard script"),
+      Deno.readTextFile(STYLES),
+    ]);
+    return {
+      script: await makeAsset(js, "text/javascript; charset=utf-8", "no-cache"),
+      styles: await makeAsset(css, "text/css; charset=utf-8", "no-cache"),
+    };
+  })().catch((err) => {
+    assets = null;
+    throw err;
+  });
+  return assets;
+}
+
+function page(config: AppConfig): Promise<StaticAsset> {
+  const key = config.realtimeKey;
+  let p = pages.get(key);
+  if (!p) {
+    p = dashboardAssets().then(async ({ script, styles }) => {
+      const html = dashboardPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
+      // The house policy, with two additions: a white-label logo may live on the
+      // workspace's own https site, and the branding preview frames our own
+      // /dashboard/preview page (which runs the real widget.js).
+      const csp = (await pageCsp(html))
+        .replace("img-src 'self' data:", "img-src 'self' data: https:")
+        .replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
+      return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
+        "content-security-policy": csp,
+        "referrer-policy": "same-origin",
+        "x-frame-options": "DENY",
+      });
+    });
+    p.catch(() => pages.delete(key));
+    pages.set(key, p);
+  }
+  return p;
+}
+
+export const dashboardAssetRoutes: RawRoute[] = [
+  {
+    method: "GET",
+    pattern: ["dashboard"],
+    template: "/dashboard",
+    offline: true,
+    handle: async (req, _params, deps) => serveAsset(req, await page(deps.config)),
+  },
+  {
+    method: "GET",
+    pattern: ["dashboard", "app.js"],
+    template: "/dashboard/app.js",
+    offline: true,
+    handle: async (req) => serveAsset(req, (await dashboardAssets()).script),
+  },
+  {
+    method: "GET",
+    pattern: ["dashboard", "app.css"],
+    template: "/dashboard/app.css",
+    offline: true,
+    handle: async (req) => serveAsset(req, (await dashboardAssets()).styles),
+  },
+];

@@ -1,0 +1,38 @@
+/// <reference lib="dom" />
+/**
+ * What a screen of the dashboard is: a path (the first segment of the URL's
+ * hash), a title for the navigation, and a render function given the app's
+ * context and the rest of the hash. Adding a screen is one view file and one
+ * line in `screens.ts`.
+ */
+import type {
+  DashboardClient,
+  DashboardSession,
+  Permission,
+} from "../../clients/dashboard_client.ts";
+
+export interface ScreenContext {
+  client: DashboardClient;
+  session: DashboardSession;
+  /** Whether the signed-in role holds a permission (a viewer holds none: read-only). */
+  can(permission: Permission): boolean;
+  /** Go to `#/<path>`. */
+  navigate(path: string): void;
+  /** Runs when the screen is left (stop timers, leave channels). */
+  onLeave(fn: () => void): void;
+  /** A short message in the app's status line (aria-live). */
+  notify(message: string): void;
+  /**
+   * Marks the moment the screen's data is in hand: the shell then measures
+   * the render proper (`screen-render:<path>`, DOM built and laid out).
+   */
+  dataReady(): void;
+  /** The realtime key when the server has a socket; null to poll. */
+  realtimeKey: string | null;
+}
+
+export interface Screen {
+  path: string;
+  title: string;
+  render(ctx: ScreenContext, params: string[]): HTMLElement | Promise<HTMLElement>;
+}

@@ -1,0 +1,21 @@
+/**
+ * The dashboard's navigation, in order: one line per screen. A screen is one
+ * view file exporting a `Screen` (screen.ts); add it here and it appears in
+ * the navigation and answers at `#/<path>`.
+ */
+import type { Screen } from "./screen.ts";
+import { overviewScreen } from "./views/overview_view.ts";
+import { botsScreen } from "./views/bots_view.ts";
+import { keysScreen } from "./views/keys_view.ts";
+import { inboxSettingsScreen } from "./views/inbox_settings_view.ts";
+import { apiTokensScreen } from "./views/api_tokens_view.ts";
+import { teamScreen } from "./views/team_view.ts";
+
+export const SCREENS: readonly Screen[] = [
+  overviewScreen,
+  botsScreen,
+  keysScreen,
+  teamScreen,
+  inboxSettingsScreen,
+  apiTokensScreen,
+];

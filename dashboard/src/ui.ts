@@ -1,0 +1,73 @@
+/// <reference lib="dom" />
+/** Small pieces every screen uses: a page header, an error line, labelled fields. */
+import { describeFailure } from "../../clients/dashboard_client.ts";
+import { type Child, h } from "../../inbox/src/dom.ts";
+
+export function pageHeader(title: string, ...actions: Child[]): HTMLElement {
+  return h(
+    "header",
+    { class: "page-header" },
+    h("h1", null, title),
+    h("div", { class: "actions" }, ...actions),
+  );
+}
+
+/** The sentence a failed call shows: the server's message, or its field errors. */
+export function failureText(err: unknown): string {
+  const f = describeFailure(err);
+  return f.errors ? Object.values(f.errors).flat().join(" ") : f.message;
+}
+
+/** Field errors of a failed call keyed by field, to show beside each input. */
+export function fieldErrors(err: unknown): Record<string, string[]> {
+  return describeFailure(err).errors ?? {};
+}
+
+export function errorLine(): HTMLElement {
+  return h("p", { class: "form-error", role: "alert" });
+}
+
+/** A labelled control, with a slot for its field error (`data-error-for`). */
+export function field(label: string, control: HTMLElement, hint?: string): HTMLElement {
+  const name = control.getAttribute("name") ?? "";
+  return h(
+    "label",
+    { class: "field" },
+    h("span", { class: "label" }, label),
+    control,
+    hint ? h("span", { class: "hint" }, hint) : null,
+    h("span", { class: "field-error", "data-error-for": name }),
+  );
+}
+
+/** Shows each field error beside its input; returns the errors no input took. */
+export function showFieldErrors(form: HTMLElement, err: unknown): string {
+  for (const slot of form.querySelectorAll<HTMLElement>("[data-error-for]")) slot.textContent = "";
+  const errors = fieldErrors(err);
+  const rest: string[] = [];
+  for (const [name, messages] of Object.entries(errors)) {
+    const slot = form.querySelector<HTMLElement>(`[data-error-for="${CSS.escape(name)}"]`);
+    if (slot) slot.textContent = messages.join(" ");
+    else rest.push(...messages);
+  }
+  return Object.keys(errors).length ? rest.join(" ") : failureText(err);
+}
+
+export function formatNumber(n: number): string {
+  return new Intl.NumberFormat().format(n);
+}
+
+export function formatDate(iso: string | null): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+/** The read-only note a viewer sees on screens that change things. */
+export function readOnlyNote(): HTMLElement {
+  return h(
+    "p",
+    { class: "read-only", role: "note" },
+    "Your viewer seat is read-only: you can look, not change.",
+  );
+}

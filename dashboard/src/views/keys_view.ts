@@ -1,0 +1,118 @@
+/// <reference lib="dom" />
+/**
+ * Provider keys: the eight providers with label, last four and state; set
+ * (replace) and delete. Keys are write-only: the page never sees one back.
+ */
+import { h } from "../../../inbox/src/dom.ts";
+import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
+import type { Screen, ScreenContext } from "../screen.ts";
+import { errorLine, failureText, pageHeader, readOnlyNote, showFieldErrors } from "../ui.ts";
+
+type Key = DashboardOutputs["listKeys"]["data"][number];
+
+function keyRow(ctx: ScreenContext, k: Key, refresh: () => void): HTMLElement {
+  const canManage = ctx.can("manage-workspace");
+  const input = h("input", {
+    type: "password",
+    name: "api_key",
+    autocomplete: "off",
+    placeholder: k.configured ? "Replace the key" : "Paste a key",
+    "aria-label": `${k.label} key`,
+    maxlength: 300,
+  });
+  const error = errorLine();
+  const save = h("button", { type: "submit", class: "primary" }, "Save");
+  const form: HTMLFormElement = h(
+    "form",
+    {
+      class: "key-form",
+      onSubmit: async (e) => {
+        e.preventDefault();
+        save.disabled = true;
+        try {
+          await ctx.client.putKey.mutate({ provider: k.provider, api_key: input.value });
+          ctx.notify(`${k.label} key saved.`);
+          refresh();
+        } catch (err) {
+          error.textContent = showFieldErrors(form, err);
+          save.disabled = false;
+        }
+      },
+    },
+    input,
+    h("span", { class: "field-error", "data-error-for": "api_key" }),
+    save,
+    error,
+  );
+  const remove = h("button", {
+    type: "button",
+    class: "danger",
+    onClick: async () => {
+      if (
+        !confirm(
+          `Remove the ${k.label} key? Bots using ${k.label} stop answering until a new key is stored.`,
+        )
+      ) return;
+      try {
+        ctx.notify((await ctx.client.deleteKey.mutate({ provider: k.provider })).message);
+        refresh();
+      } catch (err) {
+        ctx.notify(failureText(err));
+      }
+    },
+  }, "Remove");
+  return h(
+    "tr",
+    { "data-provider": k.provider },
+    h("td", null, k.label),
+    h(
+      "td",
+      null,
+      h(
+        "span",
+        { class: `pill ${k.configured ? "ready" : "pending"}` },
+        k.configured ? "Configured" : "Not set",
+      ),
+    ),
+    h("td", null, k.last_four ? `…${k.last_four}` : "—"),
+    h("td", null, canManage ? form : null, canManage && k.configured ? remove : null),
+  );
+}
+
+export const keysScreen: Screen = {
+  path: "keys",
+  title: "Provider keys",
+  async render(ctx) {
+    const body = h("tbody");
+    const load = async () => {
+      const keys = await ctx.client.listKeys.query({});
+      body.replaceChildren(...keys.data.map((k) => keyRow(ctx, k, () => void load())));
+    };
+    await load();
+    return h(
+      "section",
+      { class: "keys" },
+      pageHeader("Provider keys"),
+      h(
+        "p",
+        { class: "muted" },
+        "Each bot answers with its provider's key. Keys are stored encrypted and never shown again; only their last four characters are.",
+      ),
+      ctx.can("manage-workspace") ? null : readOnlyNote(),
+      h(
+        "div",
+        { class: "table-wrap" },
+        h(
+          "table",
+          { class: "list" },
+          h(
+            "thead",
+            null,
+            h("tr", null, ["Provider", "State", "Key", ""].map((t) => h("th", null, t))),
+          ),
+          body,
+        ),
+      ),
+    );
+  },
+};

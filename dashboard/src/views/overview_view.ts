@@ -1,0 +1,125 @@
+/// <reference lib="dom" />
+/**
+ * The overview: this month's usage against the plan (messages as a bar, bots,
+ * seats), the month's counters, and the two 30-day charts. Both calls go out
+ * together; the shell's performance marks time its first render (browser test).
+ */
+import { h } from "../../../inbox/src/dom.ts";
+import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
+import type { Screen } from "../screen.ts";
+import { stackedBarChart } from "../chart.ts";
+import { formatNumber, pageHeader } from "../ui.ts";
+
+type Overview = DashboardOutputs["overview"];
+
+function meter(label: string, used: number, limit: number | null, key: string): HTMLElement {
+  const percent = limit === null ? null : limit === 0 ? 100 : Math.min(100, (used / limit) * 100);
+  const bar = h("div", { class: "meter-bar" });
+  const fill = h("div", { class: "meter-fill" });
+  // A width through CSSOM, not a style attribute: the page's policy has no inline style.
+  fill.style.width = `${percent ?? 0}%`;
+  if (percent !== null && percent >= 90) fill.classList.add("high");
+  bar.append(fill);
+  return h(
+    "div",
+    { class: "meter", "data-usage": key },
+    h(
+      "div",
+      { class: "meter-label" },
+      h("span", null, label),
+      h(
+        "span",
+        { class: "meter-figure" },
+        limit === null
+          ? `${formatNumber(used)} (unlimited)`
+          : `${formatNumber(used)} of ${formatNumber(limit)}`,
+      ),
+    ),
+    limit === null ? null : h("div", {
+      role: "progressbar",
+      "aria-label": label,
+      "aria-valuemin": 0,
+      "aria-valuemax": limit,
+      "aria-valuenow": used,
+    }, bar),
+  );
+}
+
+function counter(label: string, value: string, key: string): HTMLElement {
+  return h(
+    "div",
+    { class: "counter", "data-counter": key },
+    h("span", { class: "counter-value" }, value),
+    h("span", { class: "counter-label" }, label),
+  );
+}
+
+function counters(o: Overview): HTMLElement {
+  const m = o.month;
+  const accepted = m.suggestions.reduce((a, s) => a + s.inserted + s.edited, 0);
+  const suggested = m.suggestions.reduce((a, s) => a + s.suggested, 0);
+  const revenue = m.revenue.length
+    ? m.revenue.map((r) =>
+      new Intl.NumberFormat(undefined, { style: "currency", currency: r.currency }).format(r.amount)
+    ).join(" + ")
+    : "—";
+  return h(
+    "div",
+    { class: "counters" },
+    counter("Conversations", formatNumber(m.conversations), "conversations"),
+    counter("Visitor messages", formatNumber(m.messages.visitor_messages), "visitor"),
+    counter("AI replies", formatNumber(m.messages.ai_replies), "ai"),
+    counter("Human replies", formatNumber(m.messages.human_replies), "human"),
+    counter("Tokens", formatNumber(m.tokens), "tokens"),
+    counter("AI cost", m.cost.toFixed(2), "cost"),
+    counter(
+      "Suggestions accepted",
+      suggested
+        ? `${accepted} of ${suggested} (${Math.round((accepted / suggested) * 100)}%)`
+        : "—",
+      "suggestions",
+    ),
+    counter("Attributed revenue", revenue, "revenue"),
+  );
+}
+
+export const overviewScreen: Screen = {
+  path: "overview",
+  title: "Overview",
+  async render(ctx) {
+    const [o, s] = await Promise.all([
+      ctx.client.overview.query({}),
+      ctx.client.series.query({}),
+    ]);
+    // What follows is the render proper, measured apart from the calls (docs/BENCHMARKS.md).
+    ctx.dataReady();
+    const view = h(
+      "section",
+      { class: "overview" },
+      pageHeader("Overview", h("span", { class: "muted" }, `Plan: ${o.plan}`)),
+      h(
+        "div",
+        { class: "card usage" },
+        h("h2", null, "This month against your plan"),
+        meter("Messages", o.usage.messages_used, o.usage.message_limit, "messages"),
+        meter("Bots", o.usage.chatbots, o.usage.chatbot_limit, "bots"),
+        meter("Seats", o.usage.seats, o.usage.agent_seats, "seats"),
+      ),
+      counters(o),
+      h(
+        "div",
+        { class: "charts" },
+        stackedBarChart("Messages per day, last 30 days", s.days, [
+          { label: "Visitor", tone: "tone-visitor", values: s.messages.visitor },
+          { label: "AI", tone: "tone-ai", values: s.messages.ai },
+          { label: "Human", tone: "tone-human", values: s.messages.human },
+        ]),
+        stackedBarChart("Conversations resolved, last 30 days", s.days, [
+          { label: "By the AI", tone: "tone-ai", values: s.resolved.ai },
+          { label: "By a human", tone: "tone-human", values: s.resolved.human },
+        ]),
+      ),
+    );
+    return view;
+  },
+};

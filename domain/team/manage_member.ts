@@ -1,0 +1,58 @@
+/**
+ * Changes to a member from the Team screen: role, suspension, removal. The
+ * workspace always keeps an owner who can sign in (the last one can be
+ * neither demoted, suspended nor removed), nobody changes or removes
+ * themselves here, and a role that takes a seat needs a free one.
+ * Suspension takes effect at once: every token of the member answers 403.
+ */
+import type { Sql } from "../../db/client.ts";
+import { findUser, setUserSuspended, type UserRow } from "../../db/users.ts";
+import { deleteUser, lockActiveOwners, setUserRole } from "../../db/team.ts";
+import type { Auth } from "../auth/tokens.ts";
+import { Invalid, NotFound } from "../errors.ts";
+import { requireFreeSeat, takesSeat } from "./seats.ts";
+
+type Change =
+  | { kind: "role"; role: UserRow["role"] }
+  | { kind: "suspend"; suspended: boolean }
+  | { kind: "remove" };
+
+const field = (c: Change) =>
+  c.kind === "role" ? "role" : c.kind === "suspend" ? "suspended" : "user";
+
+export async function changeMember(
+  sql: Sql,
+  auth: Auth,
+  userId: number,
+  change: Change,
+  now: Date,
+): Promise<void> {
+  const ws = auth.workspace.id;
+  await sql.begin(async (tx) => {
+    const member = await findUser(tx, ws, userId);
+    if (!member) throw new NotFound("No teammate with that id.");
+    if (Number(member.id) === auth.user.id) {
+      throw Invalid.field(field(change), "You cannot change or remove your own account here.");
+    }
+    const owners = await lockActiveOwners(tx, ws);
+    const leavesOwners = member.role === "owner" && !member.suspended &&
+      (change.kind === "remove" || (change.kind === "suspend" && change.suspended) ||
+        (change.kind === "role" && change.role !== "owner"));
+    if (leavesOwners && owners.length <= 1) {
+      throw Invalid.field(field(change), "The workspace's last owner stays an owner.");
+    }
+    if (change.kind === "role") {
+      if (takesSeat(change.role) && !takesSeat(member.role) && !member.suspended) {
+        await requireFreeSeat(tx, ws, now, "role");
+      }
+      await setUserRole(tx, ws, userId, change.role);
+    } else if (change.kind === "suspend") {
+      if (!change.suspended && takesSeat(member.role) && member.suspended) {
+        await requireFreeSeat(tx, ws, now, "suspended");
+      }
+      await setUserSuspended(tx, ws, userId, change.suspended);
+    } else {
+      await deleteUser(tx, ws, userId);
+    }
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The invitee's side of an invitation link (no token): POST
+ * /api/dashboard/invitation reads it, POST /api/dashboard/invitation/accept
+ * uses it. The secret travels in the body, never in a URL a log could keep.
+ */
+import { z } from "zod";
+import { publicProcedure } from "../trpc.ts";
+import { acceptInvitation, describeInvitation } from "../../domain/team/accept_invitation.ts";
+
+const token = z.string().min(16).max(200);
+const limit = { name: "dashboard-invitation", limit: 10, windowSeconds: 60, by: "ip" } as const;
+
+export const readInvitation = publicProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/invitation",
+      summary: "What an invitation link offers: the workspace, the address and the role",
+      description: "404 for a link used, revoked or expired.",
+      errors: [404],
+    },
+    rateLimit: limit,
+  })
+  .input(z.object({ token }))
+  .output(z.object({ workspace: z.string(), email: z.string(), role: z.string() }))
+  .mutation(({ ctx, input }) => describeInvitation(ctx.deps.sql, input.token, ctx.now));
+
+export const acceptInvitationProcedure = publicProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/invitation/accept",
+      summary: "Use an invitation link: choose a name and password; the account is created",
+      description: "Single use: a second call answers 404. `sign_in_at` is where the new " +
+        "account signs in (`/inbox` for an agent, `/dashboard` otherwise).",
+      errors: [404],
+    },
+    rateLimit: limit,
+  })
+  .input(z.object({
+    token,
+    name: z.string().trim().min(1).max(120),
+    password: z.string().min(8).max(1000),
+  }))
+  .output(z.object({ email: z.string(), role: z.string(), sign_in_at: z.string() }))
+  .mutation(({ ctx, input }) =>
+    acceptInvitation(
+      ctx.deps.sql,
+      { secret: input.token, name: input.name, password: input.password },
+      ctx.now,
+    )
+  );

@@ -1,0 +1,77 @@
+/**
+ * GET /api/dashboard/keys, PUT and DELETE /api/dashboard/keys/{provider}: the
+ * eight providers' keys, with the portal's rules (encrypted at rest, only the
+ * last four shown, delete idempotent, an unknown code 422 on `provider`).
+ */
+import { z } from "zod";
+import { dashboardProcedure } from "../trpc.ts";
+import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
+import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
+import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
+import { providerInfo } from "../../domain/ai/providers.ts";
+
+const provider = z.string().refine(
+  (code) => providerInfo(code) !== null,
+  "The selected provider is invalid.",
+);
+
+export const listKeys = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/dashboard/keys",
+      summary: "The eight providers, with whether a key is stored and its last four",
+    },
+  })
+  .input(z.object({}))
+  .output(z.object({
+    data: z.array(z.object({
+      provider: z.string(),
+      label: z.string(),
+      last_four: z.string().nullable(),
+      configured: z.boolean(),
+    })),
+  }))
+  .query(async ({ ctx }) => ({
+    data: await listProviderKeyViews(ctx.deps.sql, ctx.auth!.workspace.id),
+  }));
+
+export const putKey = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "PUT",
+      path: "/api/dashboard/keys/{provider}",
+      summary: "Store or replace the key of one provider",
+      description: "Encrypted at rest. An unrecognised provider code is 422 on `provider`.",
+      notFound: false,
+      requestExample: { api_key: "sk-live-4b1f9c2e7a" },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ provider, api_key: z.string().trim().min(1).max(300) }))
+  .output(z.object({
+    data: z.object({ provider: z.string(), last_four: z.string(), configured: z.boolean() }),
+  }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await setProviderKey(ctx.deps.sql, ctx.deps.appKey, ctx.auth!.workspace.id, {
+      provider: input.provider,
+      apiKey: input.api_key,
+    }),
+  }));
+
+export const deleteKey = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "DELETE",
+      path: "/api/dashboard/keys/{provider}",
+      summary: "Remove the key of one provider (idempotent)",
+      notFound: false,
+      responseExample: { message: "The OpenAI key was removed." },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ provider }))
+  .output(z.object({ message: z.string() }))
+  .mutation(({ ctx, input }) =>
+    removeProviderKey(ctx.deps.sql, ctx.auth!.workspace.id, input.provider)
+  );

@@ -1,0 +1,52 @@
+/**
+ * The owners' dashboard surface (`/api/dashboard`, ability `dashboard`): a map
+ * of its procedures, one file per resource, nothing else. Part 2 (team,
+ * inbox settings, API tokens, integrations, history) and webhooks add their
+ * files and one line each here.
+ */
+import { router } from "../trpc.ts";
+import { login, logout, me, refresh } from "./session.ts";
+import { overview, series } from "./overview.ts";
+import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
+import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
+import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
+import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
+import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
+import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
+
+export const dashboardRouter = router({
+  login,
+  refresh,
+  me,
+  logout,
+  overview,
+  series,
+  listBots,
+  showBot,
+  createBot: createBotProcedure,
+  updateBot,
+  deleteBot: deleteBotProcedure,
+  listKeys,
+  putKey,
+  deleteKey,
+  listTags,
+  createTag: createTagProcedure,
+  updateTag: updateTagProcedure,
+  deleteTag: deleteTagProcedure,
+  listCanned,
+  createCanned,
+  updateCanned,
+  deleteCanned,
+  listApiTokens: listTokens,
+  createApiToken: createTokenProcedure,
+  revokeApiToken: revokeTokenProcedure,
+  team,
+  // The static invitation paths come before …/team/{user}.
+  invite,
+  revokeInvite,
+  updateMember,
+  removeMember,
+  readInvitation,
+  acceptInvitation: acceptInvitationProcedure,
+});

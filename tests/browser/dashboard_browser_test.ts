@@ -1,0 +1,270 @@
+/// <reference lib="dom" />
+/**
+ * The owners' dashboard in headless Chromium (Debian's, via playwright-core),
+ * one browser for the file: the script's size; an owner signs in and sees the
+ * workspace's brand; the overview's first render (Performance API); an agent
+ * is refused with a link to the inbox; a viewer reads and changes nothing;
+ * the links between /dashboard and /inbox; phone width. Screenshots of every
+ * screen at desktop and phone width go to tests/output/.
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { assertEquals, assertOk } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { EMAIL, PASSWORD } from "../helpers/fixtures.ts";
+import { startFakeAi } from "../helpers/fake_ai.ts";
+import { WIDGET_ENV } from "../widget/widget_client.ts";
+import { gzip } from "../../routers/doors/static_files.ts";
+import { launchChromium } from "../helpers/browser.ts";
+import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
+
+const OUTPUT = new URL("../output/", import.meta.url);
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+
+Deno.test(
+  "owners' dashboard works end to end in headless Chromium",
+  serverTestOptions,
+  async (t) => {
+    await Deno.mkdir(OUTPUT, { recursive: true });
+    const fake = startFakeAi({ reply: "We ship worldwide within 5 business days." });
+    const s = await startTestServer({
+      seed: dashboardSeed(),
+      env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
+    });
+    let browser: Browser | null = null;
+    const problems: string[] = [];
+    const contexts: BrowserContext[] = [];
+    const newPage = async (viewport = DESKTOP) => {
+      const context = await browser!.newContext({ viewport });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: s.url });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error") problems.push(`console: ${m.text()} (${m.location().url})`);
+      });
+      return page;
+    };
+    const shot = (page: Page, name: string) =>
+      page.screenshot({ path: new URL(`dashboard-${name}.png`, OUTPUT).pathname, fullPage: true });
+    /** Desktop and phone screenshots of the screen at `hash`. */
+    const shots = async (page: Page, hash: string, name: string) => {
+      await shot(page, `${name}-desktop`);
+      const phone = await newPage(PHONE);
+      const session = await page.evaluate(() => localStorage.getItem("parley:dashboard-session"));
+      await phone.goto(`${s.url}/dashboard`);
+      await phone.evaluate((v) => localStorage.setItem("parley:dashboard-session", v!), session);
+      await phone.goto(`${s.url}/dashboard#/${hash}`);
+      await phone.reload();
+      await phone.locator(`body[data-screen]`).waitFor();
+      const wide = await phone.evaluate(() => document.documentElement.scrollWidth);
+      assertOk(wide <= PHONE.width, `${name} is ${wide}px wide at phone width`);
+      await shot(phone, `${name}-phone`);
+      await phone.context().close();
+    };
+    const signIn = async (page: Page, email: string) => {
+      await page.goto(`${s.url}/dashboard`);
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=password]").fill(PASSWORD);
+      await page.locator("input[name=password]").press("Enter");
+    };
+    try {
+      browser = await launchChromium();
+
+      await t.step(
+        "the page loads its script and styles as files; the script is small",
+        async () => {
+          const res = await fetch(`${s.url}/dashboard`);
+          const html = await res.text();
+          assertEquals(res.status, 200);
+          const csp = res.headers.get("content-security-policy")!;
+          assertOk(csp.includes("script-src 'self';"), csp);
+          assertOk(!/<script>|<style|style=/.test(html), "no inline script or style");
+          const js = await fetch(`${s.url}/dashboard/app.js`);
+          const zipped = (await gzip(new Uint8Array(await js.arrayBuffer()))).byteLength;
+          console.log(`dashboard app.js: ${zipped} bytes gzipped`);
+          assertOk(zipped < 80 * 1024, `app.js is ${zipped} bytes gzipped`);
+        },
+      );
+
+      const owner = await newPage();
+      await t.step("an owner signs in; the app wears the workspace's brand", async () => {
+        await signIn(owner, EMAIL.acmeOwner);
+        await owner.locator("body[data-screen=overview]").waitFor();
+        assertEquals(await owner.locator(".brand-name").innerText(), "Acme Inc");
+        assertEquals(await owner.locator(".powered-by").innerText(), "powered by Parley");
+        assertEquals(await owner.title(), "Dashboard · Acme Inc");
+        assertEquals(await owner.locator("a.to-inbox").getAttribute("href"), "/inbox");
+      });
+
+      await t.step("the overview shows usage against the plan and two charts", async () => {
+        assertOk((await owner.locator("[data-usage=messages]").innerText()).includes("of 1,000"));
+        assertOk((await owner.locator("[data-usage=bots]").innerText()).includes("2 of 5"));
+        assertEquals(await owner.locator("figure.chart-card svg").count(), 2);
+        assertEquals(await owner.locator("figure.chart-card").first().locator("g.bar").count(), 30);
+        // From a fresh load, median of five: the render (figures to DOM, both charts) and,
+        // for the record, the whole screen with its two calls to the server.
+        const render: number[] = [];
+        const whole: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          await owner.reload();
+          await owner.locator("body[data-screen=overview]").waitFor();
+          const [r, w] = await owner.evaluate(() => [
+            performance.getEntriesByName("screen-render:overview", "measure")[0]!.duration,
+            performance.getEntriesByName("screen:overview", "measure")[0]!.duration,
+          ]);
+          render.push(r!);
+          whole.push(w!);
+        }
+        const median = (xs: number[]) => xs.sort((a, b) => a - b)[2]!;
+        console.log(
+          `overview first render: median ${median(render).toFixed(1)} ms; with its calls ` +
+            `${median(whole).toFixed(1)} ms (${whole.map((x) => x.toFixed(1)).join(", ")})`,
+        );
+        assertOk(median(render) < 100, `overview first render took ${median(render)} ms`);
+        await shots(owner, "overview", "overview");
+      });
+
+      let botKey = "";
+      await t.step(
+        "the owner creates a bot, edits it, deactivates it and copies its snippet",
+        async () => {
+          await owner.locator(".nav-list a[data-screen=bots]").click();
+          await owner.locator("body[data-screen=bots]").waitFor();
+          await shots(owner, "bots", "bots");
+          const create = owner.locator("form.create-bot");
+          await create.locator("input[name=name]").fill("<b>Returns</b> helper");
+          await create.locator("select[name=provider]").selectOption("provider_2");
+          await create.locator("input[name=model]").fill("claude-3-5-haiku");
+          await create.locator("textarea[name=persona]").fill("Patient and precise.");
+          await create.locator("button[type=submit]").click();
+          await owner.waitForURL(/#\/bots\/bot_/);
+          await owner.locator("form.bot-settings").waitFor();
+          botKey = decodeURIComponent(owner.url().split("#/bots/")[1]!);
+          // What the owner typed is text, not markup.
+          assertEquals(await owner.locator(".page-header h1").innerText(), "<b>Returns</b> helper");
+          assertEquals(await owner.locator(".page-header h1 b").count(), 0);
+          assertEquals(await owner.locator("select[name=provider]").inputValue(), "provider_2");
+          // Edit the model; a too-long name is refused beside the field.
+          await owner.locator("input[name=model]").fill("claude-3-5-sonnet");
+          await owner.locator("form.bot-settings button[type=submit]").click();
+          await owner.locator(".status-line", { hasText: "Bot saved." }).waitFor();
+          await owner.locator("[data-state]", { hasText: "Active" }).waitFor();
+          await owner.getByRole("button", { name: "Deactivate" }).click();
+          await owner.locator("[data-state]", { hasText: "Inactive" }).waitFor();
+          await owner.getByRole("button", { name: "Activate" }).click();
+          await owner.locator("[data-state]", { hasText: "Active" }).waitFor();
+          await owner.getByRole("button", { name: "Copy snippet" }).click();
+          await owner.getByRole("button", { name: "Copied" }).waitFor();
+          const copied = await owner.evaluate(() => navigator.clipboard.readText());
+          assertEquals(copied, await owner.locator("pre[data-snippet]").innerText());
+          assertOk(copied.includes(`/widget.js" data-key="${botKey}" defer></script>`), copied);
+          await shots(owner, `bots/${botKey}`, "bot-settings");
+        },
+      );
+
+      await t.step("the owner deletes a bot after a confirmation", async () => {
+        await owner.goto(`${s.url}/dashboard#/bots/acme-sleeper`);
+        await owner.locator("form.bot-settings").waitFor();
+        await owner.getByRole("button", { name: "Delete", exact: true }).click();
+        const dialog = owner.locator("dialog.confirm");
+        assertOk((await dialog.innerText()).includes("cannot be undone"));
+        await dialog.getByRole("button", { name: "Delete for good" }).click();
+        await owner.locator("body[data-screen=bots]").waitFor();
+        assertEquals(await owner.locator("tr[data-bot=acme-sleeper]").count(), 0);
+      });
+
+      await t.step("provider keys: eight providers, set and remove one", async () => {
+        await owner.locator(".nav-list a[data-screen=keys]").click();
+        await owner.locator("body[data-screen=keys]").waitFor();
+        assertEquals(await owner.locator("tr[data-provider]").count(), 8);
+        const row = owner.locator("tr[data-provider=provider_3]");
+        await row.locator("input[name=api_key]").fill("sk-test-abcd9876");
+        await row.getByRole("button", { name: "Save" }).click();
+        await owner.locator("tr[data-provider=provider_3]", { hasText: "…9876" }).waitFor();
+        owner.once("dialog", (d) => void d.accept());
+        await owner.locator("tr[data-provider=provider_3]").getByRole("button", { name: "Remove" })
+          .click();
+        await owner.locator("tr[data-provider=provider_3]", { hasText: "Not set" }).waitFor();
+        await shots(owner, "keys", "keys");
+      });
+
+      await t.step("a viewer sees every screen and can change nothing", async () => {
+        const viewer = await newPage();
+        await signIn(viewer, EMAIL.acmeViewer);
+        await viewer.locator("body[data-screen=overview]").waitFor();
+        for (const hash of ["bots", "bots/acme-helper", "keys"]) {
+          await viewer.goto(`${s.url}/dashboard#/${hash}`);
+          await viewer.reload();
+          await viewer.locator(".read-only").waitFor();
+          assertEquals(
+            await viewer.locator("form.create-bot, button[type=submit]").count(),
+            0,
+            hash,
+          );
+          if (hash === "bots/acme-helper") {
+            await viewer.locator("form.bot-settings").waitFor();
+            assertOk(await viewer.locator("input[name=name]").isDisabled());
+            await shot(viewer, "viewer-bot-desktop");
+          }
+        }
+      });
+
+      await t.step("an agent is refused with a message and a link to the inbox", async () => {
+        const agent = await newPage();
+        await signIn(agent, EMAIL.acmeAgent);
+        const link = agent.locator(".form-error a.to-inbox");
+        await link.waitFor();
+        assertOk(
+          (await agent.locator(".form-error").innerText()).includes("Agents work in the inbox"),
+        );
+        assertEquals(await link.getAttribute("href"), "/inbox");
+        await shot(agent, "agent-refused");
+        // Chromium logs the refused login's 403 itself.
+        problems.length = 0;
+      });
+
+      await t.step("the inbox links back to the dashboard for an owner", async () => {
+        const inbox = await newPage();
+        await inbox.goto(`${s.url}/inbox`);
+        await inbox.locator("input[name=email]").fill(EMAIL.acmeOwner);
+        await inbox.locator("input[name=password]").fill(PASSWORD);
+        await inbox.locator("input[name=password]").press("Enter");
+        await inbox.locator("a.to-dashboard").click();
+        await inbox.locator("input[name=email]").waitFor(); // its own session: sign in once more
+        assertOk(inbox.url().endsWith("/dashboard"));
+      });
+
+      await t.step("a workspace without the portal shows Parley's brand", async () => {
+        const globex = await newPage();
+        await signIn(globex, EMAIL.globexOwner);
+        await globex.locator("body[data-screen=overview]").waitFor();
+        assertEquals(await globex.locator(".brand-name").innerText(), "Parley");
+        assertEquals(await globex.locator(".powered-by").count(), 0);
+      });
+
+      await t.step("the keyboard reaches the navigation and the sign-out", async () => {
+        await owner.goto(`${s.url}/dashboard#/overview`);
+        await owner.reload();
+        await owner.locator("body[data-screen=overview]").waitFor();
+        await owner.keyboard.press("Tab");
+        assertEquals(
+          await owner.evaluate(() => document.activeElement?.textContent),
+          "Skip to content",
+        );
+        await owner.locator(".nav-list a").first().focus();
+        await owner.keyboard.press("Enter");
+        await owner.locator("body[data-screen=overview]").waitFor();
+      });
+
+      await t.step("no page logged an error", () => {
+        assertEquals(problems, []);
+      });
+    } finally {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser?.close();
+      await s.stop();
+      await fake.close();
+    }
+  },
+);
