@@ -44,6 +44,7 @@ export const analytics = portalProcedure
         cents: z.int(),
         conversations: z.int(),
       })),
+      recommendations: z.object({ impressions: z.int(), clicks: z.int() }),
     }),
   }))
   .query(async ({ ctx }) => ({

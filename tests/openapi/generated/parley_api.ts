@@ -1127,6 +1127,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/{key}/recommendations/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count a click on a recommended product
+         * @description The widget calls it when the visitor opens a product card's `buy_url`. Only a product recommended in the visitor's own conversation counts (404 otherwise); the first click on each recommendation is counted, later ones change nothing.
+         *
+         *     Rate limit: 30 requests per 60 s per IP address.
+         */
+        post: operations["widgetRecommendationClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/stream": {
         parameters: {
             query?: never;
@@ -2814,7 +2836,11 @@ export interface operations {
                      *             "cents": 1,
                      *             "conversations": 1
                      *           }
-                     *         ]
+                     *         ],
+                     *         "recommendations": {
+                     *           "impressions": 1,
+                     *           "clicks": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -2848,6 +2874,10 @@ export interface operations {
                                 cents: number;
                                 conversations: number;
                             }[];
+                            recommendations: {
+                                impressions: number;
+                                clicks: number;
+                            };
                         };
                     };
                 };
@@ -5853,6 +5883,62 @@ export interface operations {
                         conversation_id: string;
                         rating: number;
                         comment: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    widgetRecommendationClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "visitor_id": "v-7f3a9c",
+                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                 *       "product_id": "product id"
+                 *     }
+                 */
+                "application/json": {
+                    visitor_id: string;
+                    /** Format: uuid */
+                    conversation_id: string;
+                    product_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "product_id": "product id",
+                     *       "counted": true
+                     *     }
+                     */
+                    "application/json": {
+                        product_id: string;
+                        /** @constant */
+                        counted: true;
                     };
                 };
             };

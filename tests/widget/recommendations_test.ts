@@ -1,0 +1,233 @@
+/**
+ * Product recommendations: a linked Shopify store's catalogue (served by the
+ * Shopify-shaped fake through the real Admin API client, over two pages) is
+ * synced by the background job, and a widget stream for a product question
+ * carries `recommendations` after the last delta and before `done`, with the
+ * spec's fields, in stock first, the prompt naming the same products. A
+ * support question, `recommend_mode: off`, v1 messages and another workspace
+ * get none; clicks and impressions reach the portal analytics; unlinking
+ * removes the catalogue.
+ */
+import { assertEquals, assertOk } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { standardSeed, T } from "../helpers/fixtures.ts";
+import { http } from "../helpers/http.ts";
+import { startFakeAi } from "../helpers/fake_ai.ts";
+import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
+import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+import { unlinkIntegration } from "../../domain/admin/link_integration.ts";
+
+const ai = startFakeAi();
+ai.reply = "Here is what I found.";
+const shopify = startFakeShopify();
+
+function product(id: string, title: string, more: Partial<FakeProduct> = {}): FakeProduct {
+  return {
+    id,
+    title,
+    description: `${title}, made to last.`,
+    handle: title.toLowerCase().replace(/\W+/g, "-"),
+    price: "10.00",
+    currencyCode: "EUR",
+    imageUrl: `https://cdn.example.com/${id}.jpg`,
+    tracksInventory: true,
+    totalInventory: 5,
+    variantId: `${id}01`,
+    ...more,
+  };
+}
+// 100 ordinary products first, so the boots are on the second page.
+for (let i = 0; i < 100; i++) shopify.products.push(product(String(1000 + i), `Desk lamp ${i}`));
+shopify.products.push(
+  product("7001", "Waterproof Hiking Boots Trail", {
+    description: "Our best waterproof hiking boots, sold out until spring.",
+    price: "149.00",
+    totalInventory: 0,
+  }),
+  product("7002", "Summit Hiking Boots", {
+    description: "Waterproof leather boots for long hikes.",
+    price: "129.90",
+    imageUrl: null,
+  }),
+  product("7003", "Ridge Hiking Boots", { description: "Light boots for day hikes.", price: "99" }),
+  product("7004", "Hidden Hiking Boots", { published: false }),
+);
+
+const seed = standardSeed();
+const acme = seed.workspaces[0]!;
+Object.assign(acme, {
+  integrations: {
+    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
+  },
+});
+const helper = acme.chatbots![0]!;
+(acme.chatbots! as Record<string, unknown>[]).push({
+  ...helper,
+  name: "Acme Quiet",
+  public_key: "acme-quiet",
+  branding: { recommend_mode: "off" },
+});
+const s = await startTestServer({
+  seed,
+  env: {
+    ...WIDGET_ENV,
+    AI_BASE_URL: ai.baseUrl,
+    SHOPIFY_BASE_URL: shopify.baseUrl,
+    CRAWL_ALLOW_PRIVATE: "0",
+    CRAWL_ALLOW_HOSTS: shopify.hostPort,
+  },
+});
+
+async function catalogueSize(slug: string): Promise<number> {
+  const [row] = await s.deps.sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM catalogue_products p JOIN workspaces w ON w.id = p.workspace_id
+     WHERE w.slug = ${slug}`;
+  return row!.n;
+}
+
+async function waitForSync(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const [row] = await s.deps.sql<{ status: string }[]>`
+      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
+       WHERE w.slug = 'acme'`;
+    if (row?.status === "ready") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the catalogue was not synced");
+}
+
+const ask = (key: string, message: string) =>
+  postStream(s.url, key, { visitor_id: crypto.randomUUID(), message }, freshIp());
+
+Deno.test("product recommendations", serverTestOptions, async (t) => {
+  await t.step("linking syncs the catalogue through the Admin API, every page", async () => {
+    await waitForSync();
+    assertEquals(await catalogueSize("acme"), 103); // the unpublished product is left out
+    const productQueries = shopify.requests.filter((r) => r.query.includes("products("));
+    assertOk(productQueries.length >= 2, "two pages were read");
+    assertEquals(productQueries[0]!.token, shopify.accessToken);
+    assertOk(productQueries.some((r) => typeof r.variables.after === "string"));
+  });
+
+  await t.step(
+    "a product question streams recommendations before done, in stock first",
+    async () => {
+      const r = await ask("acme-helper", "Do you have waterproof hiking boots?");
+      assertEquals(r.status, 200);
+      const names = r.events.map((e) => e.event);
+      const at = names.indexOf("recommendations");
+      assertOk(at > 0, `recommendations sent: ${names.join(",")}`);
+      assertEquals(names[at - 1], "delta");
+      assertEquals(names.slice(at + 1), ["done"]);
+      const products = r.events[at]!.data.products;
+      assertEquals(Object.keys(r.events[at]!.data), ["products"]);
+      assertOk(products.length >= 2 && products.length <= 3);
+      for (const p of products) {
+        assertEquals(Object.keys(p).sort(), [
+          "buy_url",
+          "currency",
+          "description",
+          "id",
+          "image_url",
+          "in_stock",
+          "name",
+          "price",
+          "url",
+        ]);
+      }
+      const summit = products.find((p: { name: string }) => p.name === "Summit Hiking Boots");
+      assertEquals(summit, {
+        id: "gid://shopify/Product/7002",
+        name: "Summit Hiking Boots",
+        price: 129.9,
+        currency: "EUR",
+        url: "https://shop.example.com/products/summit-hiking-boots",
+        buy_url: "https://shop.example.com/cart/700201:1",
+        image_url: null,
+        description: "Waterproof leather boots for long hikes.",
+        in_stock: true,
+      });
+      // The best full-text match is sold out: it ranks last.
+      const last = products[products.length - 1];
+      assertEquals(last.name, "Waterproof Hiking Boots Trail");
+      assertEquals(last.in_stock, false);
+      assertOk(products.slice(0, -1).every((p: { in_stock: boolean }) => p.in_stock));
+      assertOk(!products.some((p: { name: string }) => p.name === "Hidden Hiking Boots"));
+      // The prompt named exactly the products shown.
+      const system = ai.requests[ai.requests.length - 1]!.messages[0]!.content;
+      assertOk(system.includes("PRODUCTS SHOWN BELOW YOUR ANSWER"));
+      for (const p of products) assertOk(system.includes(p.name));
+      assertOk(!system.includes("Desk lamp"));
+    },
+  );
+
+  await t.step("a support question shows no products", async () => {
+    const r = await ask("acme-helper", "How do I return my hiking boots?");
+    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+    assertEquals(r.events[r.events.length - 1]!.event, "done");
+    const system = ai.requests[ai.requests.length - 1]!.messages[0]!.content;
+    assertOk(!system.includes("PRODUCTS SHOWN"));
+  });
+
+  await t.step("recommend_mode off never sends recommendations", async () => {
+    const r = await ask("acme-quiet", "Do you have waterproof hiking boots?");
+    assertEquals(r.status, 200);
+    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+    assertEquals(r.events[r.events.length - 1]!.event, "done");
+  });
+
+  await t.step("another workspace never sees this catalogue", async () => {
+    const r = await ask("globex-bot", "Do you have waterproof hiking boots?");
+    assertEquals(r.status, 200);
+    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+    const system = ai.requests[ai.requests.length - 1]!.messages[0]!.content;
+    assertOk(!system.includes("Hiking Boots"));
+  });
+
+  await t.step("v1 messages carry no products", async () => {
+    const r = await http(s.url, "POST", "/api/v1/chatbots/acme-helper/messages", {
+      token: T.acme.owner.api,
+      body: { visitor_id: "v1-shopper", message: "Do you have waterproof hiking boots?" },
+    });
+    assertEquals(r.status, 200, r.text);
+    assertOk(!JSON.stringify(r.body).includes("Hiking Boots"));
+  });
+
+  await t.step("clicks and impressions reach the portal analytics", async () => {
+    const visitor = crypto.randomUUID();
+    const r = await postStream(s.url, "acme-helper", {
+      visitor_id: visitor,
+      message: "Do you have waterproof hiking boots?",
+    }, freshIp());
+    const conversation = r.events[0]!.data.conversation_id;
+    const shown = r.events.find((e) => e.event === "recommendations")!.data.products;
+    const click = (product_id: string, visitor_id = visitor) =>
+      http(s.url, "POST", "/widget/acme-helper/recommendations/click", {
+        body: { visitor_id, conversation_id: conversation, product_id },
+        headers: freshIp(),
+      });
+    assertEquals((await click(shown[0].id)).status, 200);
+    assertEquals((await click(shown[0].id)).status, 200); // the same click counts once
+    assertEquals((await click("gid://shopify/Product/1000")).status, 404); // never shown here
+    assertEquals((await click(shown[0].id, crypto.randomUUID())).status, 404); // not theirs
+    const a = await http(s.url, "GET", "/api/portal/analytics", { token: T.acme.owner.portal });
+    assertEquals(a.status, 200);
+    const recs = a.body.data.recommendations;
+    assertOk(recs.impressions >= 4, `impressions ${recs.impressions}`);
+    assertEquals(recs.clicks, 1);
+  });
+
+  await t.step("unlinking removes the catalogue", async () => {
+    await unlinkIntegration({ sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() }, {
+      workspace: "acme",
+      service: "storefront",
+    });
+    assertEquals(await catalogueSize("acme"), 0);
+    const r = await ask("acme-helper", "Do you have waterproof hiking boots?");
+    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+  });
+
+  await s.stop();
+  await ai.close();
+  await shopify.close();
+});
