@@ -21,6 +21,7 @@ export interface PortalBotUpdate {
   launcher_text?: string;
   position?: Branding["position"];
   theme?: Branding["theme"];
+  recommend_mode?: Branding["recommend_mode"];
   provider?: string;
   model?: string;
 }
@@ -48,7 +49,15 @@ export async function updatePortalChatbot(
     throw new Invalid(Object.values(fixed)[0]![0]!, fixed);
   }
   const patch: Record<string, unknown> = {};
-  for (const field of ["primary_color", "launcher_text", "position", "theme"] as const) {
+  for (
+    const field of [
+      "primary_color",
+      "launcher_text",
+      "position",
+      "theme",
+      "recommend_mode",
+    ] as const
+  ) {
     if (input[field] !== undefined) patch[field] = input[field];
   }
   const welcome = input.welcome_message === undefined

@@ -217,12 +217,80 @@ Deno.test("product recommendations", serverTestOptions, async (t) => {
     assertEquals(recs.clicks, 1);
   });
 
+  await t.step("the portal shows the catalogue; the next sync is queued hours later", async () => {
+    const r = await http(s.url, "GET", "/api/portal/catalogue", { token: T.acme.owner.portal });
+    assertEquals(r.status, 200);
+    const { synced_at, ...rest } = r.body.data;
+    assertEquals(rest, {
+      linked: true,
+      shop: "acme-store.myshopify.com",
+      status: "ready",
+      products: 103,
+      error: null,
+    });
+    assertOk(typeof synced_at === "string");
+    const [job] = await s.deps.sql<{ status: string; hours: number }[]>`
+      SELECT status, extract(epoch FROM run_at - now())::float8 / 3600 AS hours
+        FROM jobs WHERE kind = 'catalogue_sync'`;
+    assertEquals(job!.status, "queued");
+    assertOk(job!.hours > 5.9 && job!.hours <= 6, `next sync in ${job!.hours} h`);
+  });
+
+  await t.step("an on-demand sync brings the store's stock changes", async () => {
+    const summit = shopify.products.find((p) => p.id === "7002")!;
+    summit.totalInventory = 0;
+    const before = (await http(s.url, "GET", "/api/portal/catalogue", {
+      token: T.acme.owner.portal,
+    })).body.data.synced_at;
+    const r = await http(s.url, "POST", "/api/portal/catalogue/sync", {
+      token: T.acme.owner.portal,
+    });
+    assertEquals(r.status, 200, r.text);
+    assertEquals(r.body.data.status, "pending");
+    await waitForSync();
+    for (let i = 0; i < 100; i++) {
+      const now = await http(s.url, "GET", "/api/portal/catalogue", { token: T.acme.owner.portal });
+      if (now.body.data.synced_at !== before && now.body.data.status === "ready") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const stream = await ask("acme-helper", "Do you have waterproof hiking boots?");
+    const products = stream.events.find((e) => e.event === "recommendations")!.data.products;
+    const names = products.map((p: { name: string; in_stock: boolean }) => [p.name, p.in_stock]);
+    assertEquals(names[0], ["Ridge Hiking Boots", true]);
+    assertOk(names.slice(1).every(([, inStock]: [string, boolean]) => !inStock), "sold out last");
+    const viewer = await http(s.url, "POST", "/api/portal/catalogue/sync", {
+      token: T.acme.viewer.portal,
+    });
+    assertEquals(viewer.status, 403);
+  });
+
+  await t.step("the portal sets recommend_mode; unknown values are refused", async () => {
+    const put = (recommend_mode: string) =>
+      http(s.url, "PUT", "/api/portal/chatbots/acme-helper", {
+        token: T.acme.owner.portal,
+        body: { name: "Acme Helper", recommend_mode },
+      });
+    const bad = await put("sometimes");
+    assertEquals(bad.status, 422);
+    assertOk(JSON.stringify(bad.body.errors).includes("recommend_mode"));
+    assertEquals((await put("off")).status, 200);
+    const r = await ask("acme-helper", "Do you have waterproof hiking boots?");
+    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+    assertEquals((await put("reactive")).status, 200);
+  });
+
   await t.step("unlinking removes the catalogue", async () => {
     await unlinkIntegration({ sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() }, {
       workspace: "acme",
       service: "storefront",
     });
     assertEquals(await catalogueSize("acme"), 0);
+    const c = await http(s.url, "GET", "/api/portal/catalogue", { token: T.acme.owner.portal });
+    assertEquals([c.body.data.linked, c.body.data.status, c.body.data.products], [
+      false,
+      "none",
+      0,
+    ]);
     const r = await ask("acme-helper", "Do you have waterproof hiking boots?");
     assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
   });

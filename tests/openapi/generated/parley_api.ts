@@ -368,6 +368,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product catalogue synced from the linked store
+         * @description Whether a store is linked, the last sync's status, product count and time, and its error when it failed. Products are recommended by the widget (docs/answering.md).
+         */
+        get: operations["portalShowCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/catalogue/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the catalogue from the linked store now
+         * @description Queues a sync at once (it runs in the background; `status` is `pending`, then `syncing`, then `ready` or `failed`). 422 when no store is linked.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["portalSyncCatalogue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/login": {
         parameters: {
             query?: never;
@@ -2401,6 +2443,8 @@ export interface operations {
                     position?: "left" | "right";
                     /** @enum {string} */
                     theme?: "minimal" | "ocean" | "emerald" | "midnight" | "sunset" | "crisp" | "violet" | "rose" | "slate" | "forest";
+                    /** @enum {string} */
+                    recommend_mode?: "reactive" | "proactive" | "off";
                     provider?: string;
                     model?: string;
                 };
@@ -2922,6 +2966,100 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalShowCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "linked": true,
+                     *         "shop": "shop",
+                     *         "status": "none",
+                     *         "products": 1,
+                     *         "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            linked: boolean;
+                            shop: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "syncing" | "ready" | "failed";
+                            products: number;
+                            synced_at: string | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalSyncCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "linked": true,
+                     *         "shop": "shop",
+                     *         "status": "none",
+                     *         "products": 1,
+                     *         "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            linked: boolean;
+                            shop: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "syncing" | "ready" | "failed";
+                            products: number;
+                            synced_at: string | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
