@@ -3,7 +3,8 @@
  * retrieval over the catalogue and the question, before the prompt is built,
  * so the prompt can name them. Modes (branding `recommend_mode`,
  * docs/answering.md):
- * - `off`: never; nothing is searched.
+ * - `off`: never; nothing is searched (nor for a workspace known to have no
+ *   catalogue: catalogue_presence.ts).
  * - `reactive` (default): only when the question is about products. The best
  *   product must hold a question word in its name, and the question's words
  *   must be mostly the catalogue's rather than the help centre's: a word the
@@ -32,6 +33,7 @@ import type { ProviderClient } from "../ai/provider_client.ts";
 import { providerInfo } from "../ai/providers.ts";
 import { fuse, MIN_SIMILARITY, questionWords } from "../knowledge/retrieve_chunks.ts";
 import { minorUnitDigits } from "../money.ts";
+import { knownToHaveNoCatalogue, rememberNoCatalogue } from "./catalogue_presence.ts";
 
 /** A product as the `recommendations` event carries it (SPEC, stream events). */
 export interface RecommendedProduct {
@@ -79,7 +81,7 @@ export async function recommendProducts(
   const mode = recommendModeOf(input.bot);
   if (mode === "off") return [];
   const words = questionWords(input.query);
-  if (!words.length) return [];
+  if (!words.length || knownToHaveNoCatalogue(input.workspaceId)) return [];
   // Known from the bot's provider code: the search need not wait for its client.
   const model = deps.db.vector ? providerInfo(input.bot.provider)?.embeddingModel ?? null : null;
   const search = await searchCatalogue(deps.sql, input.workspaceId, input.bot.id, {
@@ -89,6 +91,7 @@ export async function recommendProducts(
     nameBoost: NAME_BOOST,
     embeddingModel: model,
   });
+  if (search.size === 0) rememberNoCatalogue(input.workspaceId);
   if (search.size === 0 || !wanted(mode, search)) return [];
   const provider = search.embedded && model ? await input.provider : null;
   const vector = provider && model

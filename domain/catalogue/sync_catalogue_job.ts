@@ -20,6 +20,7 @@ import { EmbeddingsUnsupported, embedTexts } from "../ai/embed_texts.ts";
 import type { JobHandler } from "../jobs/job_runner.ts";
 import { fetchShopifyProducts } from "./fetch_shopify_products.ts";
 import { scheduleCatalogueSync } from "./catalogue_jobs.ts";
+import { forgetNoCatalogue } from "./catalogue_presence.ts";
 
 /** One Admin API page may take this long (a catalogue page is larger than an order lookup). */
 const PAGE_TIMEOUT_MS = 30_000;
@@ -57,6 +58,7 @@ export const syncCatalogueJob: JobHandler = {
       return true;
     });
     if (!stored) return;
+    forgetNoCatalogue(workspaceId);
     await scheduleCatalogueSync(deps.sql, [workspaceId], deps.config.catalogueSyncHours * 3600);
     deps.log.info("catalogue synced", { workspace: workspaceId, products: products.length });
   },
