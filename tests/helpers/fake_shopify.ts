@@ -53,6 +53,8 @@ export interface FakeShopify {
   mode: "ok" | "server_error" | "hang";
   orders: FakeOrder[];
   products: FakeProduct[];
+  /** Other stores behind the same origin, by access token: their products. */
+  otherStores: Record<string, FakeProduct[]>;
   requests: ShopifyRequestRecord[];
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
     mode: "ok" as FakeShopify["mode"],
     orders: [] as FakeOrder[],
     products: [] as FakeProduct[],
+    otherStores: {} as Record<string, FakeProduct[]>,
     requests: [] as ShopifyRequestRecord[],
   };
   const server = Deno.serve(
@@ -88,13 +91,15 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
       if (state.mode === "server_error") {
         return Response.json({ errors: "Internal Server Error" }, { status: 500 });
       }
-      if (token !== state.accessToken) {
+      const other = token ? state.otherStores[token] : undefined;
+      if (token !== state.accessToken && !other) {
         return Response.json({
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
         }, { status: 401 });
       }
       if (/\bproducts\s*\(/.test(String(body.query ?? ""))) {
-        return Response.json({ data: { products: productsPage(state.products, body.variables) } });
+        const products = other ?? state.products;
+        return Response.json({ data: { products: productsPage(products, body.variables) } });
       }
       // Shopify's search syntax as our client sends it: email:"address".
       const wanted = /email:"?([^"\s]+)"?/.exec(String(body.variables?.query ?? ""))?.[1];

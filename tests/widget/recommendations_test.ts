@@ -20,6 +20,9 @@ import { unlinkIntegration } from "../../domain/admin/link_integration.ts";
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
 const shopify = startFakeShopify();
+// Globex links its own store (same origin, its own token): its catalogue must never include
+// Acme's products.
+const GLOBEX_TOKEN = "shpat_globex_token_9876";
 
 function product(id: string, title: string, more: Partial<FakeProduct> = {}): FakeProduct {
   return {
@@ -53,7 +56,15 @@ shopify.products.push(
   product("7004", "Hidden Hiking Boots", { published: false }),
 );
 
+shopify.otherStores[GLOBEX_TOKEN] = [
+  product("9001", "Globex Hammock", { description: "A waterproof hammock for hikers." }),
+];
 const seed = standardSeed();
+Object.assign(seed.workspaces[1]!, {
+  integrations: {
+    storefront: { shop: "globex-store.myshopify.com", access_token: GLOBEX_TOKEN },
+  },
+});
 const acme = seed.workspaces[0]!;
 Object.assign(acme, {
   integrations: {
@@ -177,11 +188,22 @@ Deno.test("product recommendations", serverTestOptions, async (t) => {
   });
 
   await t.step("another workspace never sees this catalogue", async () => {
+    for (let i = 0; i < 100 && await catalogueSize("globex") === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assertEquals(await catalogueSize("globex"), 1);
     const r = await ask("globex-bot", "Do you have waterproof hiking boots?");
     assertEquals(r.status, 200);
-    assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
+    const shown = r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
+    assertEquals(
+      shown.map((p: { name: string }) => p.name).filter((n: string) => n !== "Globex Hammock"),
+      [],
+    );
     const system = ai.requests[ai.requests.length - 1]!.messages[0]!.content;
     assertOk(!system.includes("Hiking Boots"));
+    const hammock = await ask("globex-bot", "Do you sell a hammock?");
+    const mine = hammock.events.find((e) => e.event === "recommendations")!.data.products;
+    assertEquals(mine.map((p: { name: string }) => p.name), ["Globex Hammock"]);
   });
 
   await t.step("v1 messages carry no products", async () => {
