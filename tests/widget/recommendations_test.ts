@@ -118,6 +118,13 @@ Deno.test("product recommendations", serverTestOptions, async (t) => {
     assertOk(productQueries.length >= 2, "two pages were read");
     assertEquals(productQueries[0]!.token, shopify.accessToken);
     assertOk(productQueries.some((r) => typeof r.variables.after === "string"));
+    if (s.deps.db.vector) {
+      // The bot's provider has embeddings: products are embedded for the vector leg.
+      const [row] = await s.deps.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM catalogue_products p JOIN workspaces w ON w.id = p.workspace_id
+         WHERE w.slug = 'acme' AND p.embedding_model IS NOT NULL`;
+      assertEquals(row!.n, 103);
+    }
   });
 
   await t.step(
