@@ -148,43 +148,48 @@ export interface CatalogueSearch {
  * `nameBoost` times), and the same statement tells which lexemes the bot's
  * knowledge vocabulary knows: the caller weighs "about a product" against
  * "about the help centre" from both. A workspace without a catalogue stops at
- * its first (indexed) count.
+ * its sync row (the product count the last sync stored).
  */
 const CATALOGUE_SEARCH = `
-    WITH st AS (SELECT count(*)::float8 AS n FROM catalogue_products WHERE workspace_id = $3),
+    -- The size as the last sync stored it (same transaction as the rows): no count per question.
+    WITH st AS (
+      SELECT COALESCE((SELECT products FROM catalogue_syncs WHERE workspace_id = $3), 0)::float8
+               AS n),
     qw AS (
       SELECT DISTINCT l.lex
         FROM st, unnest($1::text[]) AS w(word),
              unnest(tsvector_to_array(to_tsvector($2::regconfig, w.word))) AS l(lex)
        WHERE st.n > 0),
     terms AS MATERIALIZED (
-      SELECT q.lex, qq.quoted, qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_name,
-             (SELECT count(*) FROM catalogue_products p
-               WHERE p.workspace_id = $3 AND p.tsv @@ qq.quoted::tsquery)::float8 AS df
+      SELECT q.lex, qq.quoted, qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_name
         FROM qw q,
              LATERAL (SELECT chr(39) || replace(replace(q.lex, chr(92), chr(92) || chr(92)),
                                                 chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq),
+    -- Every product holding a term, from one GIN scan; then which terms each holds.
+    cand AS MATERIALIZED (
+      SELECT p.id, p.tsv FROM catalogue_products p
+       WHERE p.tsv @@ (SELECT string_agg(quoted, ' | ')::tsquery FROM terms)
+         AND p.workspace_id = $3),
+    m AS MATERIALIZED (
+      SELECT c.id, t.lex, c.tsv @@ t.tsq_name AS in_name
+        FROM cand c JOIN terms t ON c.tsv @@ t.tsq),
+    df AS (SELECT lex, count(*)::float8 AS df FROM m GROUP BY lex),
     scored AS (
-      SELECT p.id,
-             sum(ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5))
-                 * CASE WHEN p.tsv @@ t.tsq_name THEN $4::float8 ELSE 1 END)::float8 AS score,
-             array_agg(t.lex ORDER BY t.lex) AS matched,
-             COALESCE(array_agg(t.lex ORDER BY t.lex) FILTER (WHERE p.tsv @@ t.tsq_name),
-                      '{}') AS in_name
-        FROM catalogue_products p
-        JOIN terms t ON p.tsv @@ t.tsq AND t.df > 0
-        CROSS JOIN st
-       WHERE p.workspace_id = $3
-         AND p.tsv @@ (SELECT string_agg(quoted, ' | ')::tsquery FROM terms WHERE df > 0)
-       GROUP BY p.id
-       ORDER BY score DESC, p.id
+      SELECT m.id,
+             sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5))
+                 * CASE WHEN m.in_name THEN $4::float8 ELSE 1 END)::float8 AS score,
+             array_agg(m.lex) AS matched,
+             COALESCE(array_agg(m.lex) FILTER (WHERE m.in_name), '{}') AS in_name
+        FROM m JOIN df ON df.lex = m.lex CROSS JOIN st
+       GROUP BY m.id
+       ORDER BY score DESC, m.id
        LIMIT $5)
     SELECT (SELECT n FROM st)::int AS size,
            (SELECT n FROM st) > 0 AND $7::text IS NOT NULL AND EXISTS (
              SELECT 1 FROM catalogue_products
               WHERE workspace_id = $3 AND embedding_model = $7::text) AS embedded,
-           COALESCE((SELECT array_agg(lex ORDER BY lex) FROM terms), '{}') AS lexemes,
-           COALESCE((SELECT array_agg(t.lex ORDER BY t.lex) FROM terms t
+           COALESCE((SELECT array_agg(lex) FROM terms), '{}') AS lexemes,
+           COALESCE((SELECT array_agg(t.lex) FROM terms t
                       WHERE EXISTS (SELECT 1 FROM knowledge_terms k
                                      WHERE k.chatbot_id = $6 AND k.lexeme = t.lex)), '{}')
              AS knowledge_lexemes,
@@ -224,7 +229,7 @@ export async function searchCatalogue(
     query.limit,
     chatbotId,
     query.embeddingModel ?? null,
-  ]);
+  ], { prepare: true });
   return {
     size: row?.size ?? 0,
     embedded: row?.embedded ?? false,
