@@ -1,6 +1,6 @@
 /**
- * Product recommendations on the visitor's path, in process on the embedded
- * database: what deciding the products costs before the prompt can be built
+ * Product recommendations on the visitor's path, in process (embedded
+ * database, or PostgreSQL when DATABASE_URL is set): what deciding the products costs before the prompt can be built
  * (`recommendProducts`), for a bot whose workspace has no catalogue (the first
  * search, then the remembered absence), with `recommend_mode: off`, and over
  * a catalogue of 2,000 products (full-text; the vector leg adds one query
@@ -79,7 +79,9 @@ export async function run(): Promise<string> {
       [`${PRODUCTS.toLocaleString("en")} products, reactive`, await time(acme!.id, {}, false)],
     ];
     return [
-      "## Product recommendations: deciding the products (embedded PGlite, in process)",
+      `## Product recommendations: deciding the products (${
+        Deno.env.get("DATABASE_URL") ? "PostgreSQL" : "embedded PGlite"
+      }, in process)`,
       "",
       `\`recommendProducts\` per question, ${ROUNDS} rounds over ${QUESTIONS.length} questions.`,
       "",
