@@ -54,6 +54,8 @@ export interface Config {
   customerContextTimeoutMs: number;
   /** Notifications (docs/notifications.md). */
   notifications: NotificationConfig;
+  /** Hours between syncs of a linked store's product catalogue (CATALOGUE_SYNC_HOURS). */
+  catalogueSyncHours: number;
 }
 
 export interface NotificationConfig {
@@ -254,6 +256,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       60_000,
     ),
     notifications: parseNotifications(env, databaseUrl === null),
+    catalogueSyncHours: parseIntRange(
+      "CATALOGUE_SYNC_HOURS",
+      env.CATALOGUE_SYNC_HOURS,
+      6,
+      1,
+      168,
+    ),
   };
 }
 

@@ -60,6 +60,7 @@ async function enableVector(sql: Tx): Promise<boolean> {
     await sql.savepoint(async (sp) => {
       await sp`CREATE EXTENSION IF NOT EXISTS vector`;
       await sp`ALTER TABLE knowledge_chunks ADD COLUMN IF NOT EXISTS embedding vector`;
+      await sp`ALTER TABLE catalogue_products ADD COLUMN IF NOT EXISTS embedding vector`;
     });
     return true;
   } catch {

@@ -30,6 +30,7 @@ export async function unlinkIntegration(
   const ws = await requireWorkspace(deps.sql, input.workspace);
   return {
     workspace: ws.slug,
-    ...(await unlink(deps.sql, ws.id, input.service as IntegrationService)),
+    // One transaction: the link, its catalogue and its sync job go together.
+    ...(await deps.sql.begin((tx) => unlink(tx, ws.id, input.service as IntegrationService))),
   };
 }

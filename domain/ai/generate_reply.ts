@@ -20,6 +20,7 @@ import { type PreparedReply, startPreparingReply } from "./prepare_reply.ts";
 import { type ReplyDraft, startReplyDraft } from "./reply_draft.ts";
 import { costMicroCents } from "./pricing.ts";
 import { publishEvent } from "../events.ts";
+import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
 
 export interface ReplyInput {
   workspaceId: number;
@@ -36,6 +37,8 @@ export interface Reply {
   tokensIn: number;
   tokensOut: number;
   model: string;
+  /** Products the prompt named, for the widget to show (empty unless recommended). */
+  products: RecommendedProduct[];
 }
 
 export async function generateReply(
@@ -54,7 +57,7 @@ export async function generateReply(
   const draft = opts.draft ?? await startDraft(deps, input, opts);
   if (opts.onDelta) draft.listen(opts.onDelta, opts.signal);
   else if (opts.signal) opts.signal.addEventListener("abort", () => draft.cancel(), { once: true });
-  const { result, used } = await draft.done;
+  const { result, used, products } = await draft.done;
   const sources = distinctSources(used);
   const now = deps.clock();
   // One statement: a human may have taken over while the provider was
@@ -86,6 +89,7 @@ export async function generateReply(
     tokensIn: result.tokensIn,
     tokensOut: result.tokensOut,
     model: bot.model,
+    products,
   };
 }
 

@@ -11,10 +11,13 @@ import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { retrieveChunks, type RetrievedChunk } from "../knowledge/retrieve_chunks.ts";
 import { openProviderClient, type ProviderClient } from "./provider_client.ts";
+import { type RecommendedProduct, recommendProducts } from "../catalogue/recommend_products.ts";
 
 export interface PreparedReply {
   provider: ProviderClient;
   retrieved: RetrievedChunk[];
+  /** Products the reply shows (the widget's `recommendations`); empty unless asked for. */
+  products: RecommendedProduct[];
 }
 
 export interface PrepareInput {
@@ -23,6 +26,11 @@ export interface PrepareInput {
   query: string;
   /** The stored provider key, when read with the bot (null: none); else looked up. */
   providerCiphertext?: string | null;
+  /**
+   * Decide the products to show (widget streams only; the bot's recommend_mode
+   * may still say `off`). Searched beside the knowledge, so the prompt can name them.
+   */
+  recommend?: boolean;
 }
 
 export async function prepareReply(deps: AppDeps, input: PrepareInput): Promise<PreparedReply> {
@@ -35,8 +43,15 @@ export async function prepareReply(deps: AppDeps, input: PrepareInput): Promise<
   // The full-text search needs no provider: it starts now, and only the
   // query embedding waits for the client (a missing key fails below instead).
   const retrieved = retrieveChunks(deps, { ...input, provider: provider.catch(() => null) });
-  const [client, chunks] = await Promise.all([provider, retrieved]);
-  return { provider: client, retrieved: chunks };
+  const products = input.recommend
+    ? recommendProducts(deps, { ...input, provider: provider.catch(() => null) }).catch((err) => {
+      // Recommendations are a bonus: the answer goes on without them.
+      deps.log.warn("product recommendations failed", { err: String(err) });
+      return [];
+    })
+    : [];
+  const [client, chunks, shown] = await Promise.all([provider, retrieved, products]);
+  return { provider: client, retrieved: chunks, products: shown };
 }
 
 /** Start preparing now; if nobody awaits it (the turn failed first), its failure stays silent. */

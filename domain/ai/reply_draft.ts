@@ -13,6 +13,7 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { MessageRow } from "../../db/messages.ts";
 import type { RetrievedChunk } from "../knowledge/retrieve_chunks.ts";
 import type { PreparedReply } from "./prepare_reply.ts";
+import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
 import { BUDGET, buildPrompt, chunksWithinBudget } from "./build_prompt.ts";
 import { type ChatResult, completeChat } from "./chat_completion.ts";
 
@@ -20,6 +21,8 @@ export interface DraftOutcome {
   result: ChatResult;
   /** The knowledge the prompt carried: the reply's sources. */
   used: RetrievedChunk[];
+  /** The products the prompt named: shown after the reply. */
+  products: RecommendedProduct[];
 }
 
 export interface ReplyDraft {
@@ -73,7 +76,7 @@ export function startReplyDraft(
     else queued.push(text);
   };
   const done = (async (): Promise<DraftOutcome> => {
-    const { provider, retrieved } = await prepared;
+    const { provider, retrieved, products } = await prepared;
     ac.signal.throwIfAborted();
     const used = chunksWithinBudget(retrieved);
     const messages = buildPrompt({
@@ -82,6 +85,7 @@ export function startReplyDraft(
       history: input.history,
       question: input.question,
       forAgent: input.forAgent,
+      products,
     });
     const result = await completeChat(provider.client, input.bot.model, messages, {
       onDelta: input.stream ? onDelta : undefined,
@@ -89,7 +93,7 @@ export function startReplyDraft(
       maxTokens: BUDGET.reply,
       idleTimeoutMs: provider.timeoutMs,
     });
-    return { result, used };
+    return { result, used, products };
   })();
   // Whoever reads the draft sees its failure; a cancelled draft's is nobody's.
   done.catch(() => {});

@@ -8,6 +8,7 @@ import { messagesUsed, monthTotals } from "../../db/analytics.ts";
 import { assistMonthTotals, suggestionCountsByBot } from "../../db/ai_assist_calls.ts";
 import { revenueByCurrency } from "../../db/conversation_assist.ts";
 import { minorUnitDigits } from "../money.ts";
+import { recommendationMonthTotals } from "../../db/product_recommendations.ts";
 import { monthStart, nextMonthStart } from "./month.ts";
 
 const MICRO_CENTS_PER_UNIT = 100_000_000n;
@@ -24,6 +25,8 @@ export interface MonthAnalytics {
   suggestions: BotAcceptance[];
   /** Revenue agents attributed to conversations this month, per currency. */
   revenue: { currency: string; amount: number; cents: number; conversations: number }[];
+  /** Products shown with AI replies this month, and the first clicks on them. */
+  recommendations: { impressions: number; clicks: number };
 }
 
 export interface BotAcceptance {
@@ -45,11 +48,12 @@ export async function monthAnalytics(
   const since = monthStart(now);
   const until = nextMonthStart(now);
   // Agents' AI calls (suggestions, summaries) count like the AI's replies.
-  const [t, assist, bots, revenue] = await Promise.all([
+  const [t, assist, bots, revenue, recommendations] = await Promise.all([
     monthTotals(sql, workspaceId, since, until),
     assistMonthTotals(sql, workspaceId, since, until),
     suggestionCountsByBot(sql, workspaceId, since, until),
     revenueByCurrency(sql, workspaceId, since, until),
+    recommendationMonthTotals(sql, workspaceId, since, until),
   ]);
   return {
     period: "month",
@@ -81,6 +85,7 @@ export async function monthAnalytics(
       amount: Number(r.cents) / 10 ** minorUnitDigits(r.currency),
       conversations: r.conversations,
     })),
+    recommendations,
   };
 }
 

@@ -13,6 +13,8 @@ import {
 } from "../../db/workspace_integrations.ts";
 import { decryptText, encryptText } from "../auth/secrets.ts";
 import { Invalid } from "../errors.ts";
+import { deleteCatalogue } from "../../db/catalogue.ts";
+import { cancelCatalogueSync, enqueueCatalogueSync } from "../catalogue/catalogue_jobs.ts";
 
 export const SERVICES: IntegrationService[] = ["storefront", "billing"];
 
@@ -56,6 +58,8 @@ export async function linkIntegration(
     ciphertext: await encryptText(appKey, credential),
     lastFour,
   });
+  // A linked store's catalogue is synced at once, then periodically (domain/catalogue).
+  if (link.service === "storefront") await enqueueCatalogueSync(sql, workspaceId);
   return { service: link.service, account, last_four: lastFour };
 }
 
@@ -67,7 +71,13 @@ export async function unlinkIntegration(
   if (!SERVICES.includes(service)) {
     throw Invalid.field("service", "The service must be storefront or billing.");
   }
-  return { service, unlinked: await deleteIntegration(sql, workspaceId, service) };
+  const unlinked = await deleteIntegration(sql, workspaceId, service);
+  if (service === "storefront") {
+    // The catalogue goes with the store: no recommendation names its products again.
+    await cancelCatalogueSync(sql, workspaceId);
+    await deleteCatalogue(sql, workspaceId);
+  }
+  return { service, unlinked };
 }
 
 /** The stored credential in clear, only for the call that needs it. */

@@ -18,6 +18,7 @@ export interface PortalBotUpdate {
   launcher_text?: string;
   position?: Branding["position"];
   theme?: Branding["theme"];
+  recommend_mode?: Branding["recommend_mode"];
   provider?: string;
   model?: string;
 }
@@ -33,10 +34,10 @@ export async function updatePortalChatbot(
   publicKey: string,
   input: PortalBotUpdate,
 ): Promise<PortalBotDetail<ReducedBranding>> {
-  const { primary_color, launcher_text, position, theme, ...rest } = input;
+  const { primary_color, launcher_text, position, theme, recommend_mode, ...rest } = input;
   const detail = await updateChatbot(sql, workspaceId, publicKey, {
     ...rest,
-    branding: { primary_color, launcher_text, position, theme },
+    branding: { primary_color, launcher_text, position, theme, recommend_mode },
   }, { providerAndModel: "fixed" });
   const b = detail.branding;
   return {

@@ -19,6 +19,8 @@ import {
 import { Conflict } from "../errors.ts";
 import { verifyIdentity } from "./verify_identity.ts";
 import { openIdentitySecret } from "../auth/identity_secret.ts";
+import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
+import { insertImpressions } from "../../db/product_recommendations.ts";
 
 export interface StreamTurnInput {
   visitorId: string;
@@ -68,6 +70,7 @@ export async function openStreamTurn(
     bot,
     query: input.message,
     providerCiphertext: input.providerCiphertext,
+    recommend: true,
   });
   // A new conversation has no history and no human owner yet: the provider
   // call can start now, its deltas held until the turn is stored.
@@ -102,7 +105,13 @@ export interface StreamTurn extends VisitorTurn {
 }
 
 export type TurnAnswer =
-  | { source: "ai"; messageId: number; sources: MessageSource[] }
+  | {
+    source: "ai";
+    messageId: number;
+    sources: MessageSource[];
+    /** Shown after the last delta as the `recommendations` event (none: not sent). */
+    products: RecommendedProduct[];
+  }
   | { source: "human"; note: string };
 
 /**
@@ -124,7 +133,19 @@ export async function answerTurn(
       visitorMessage: turn.visitorMessage,
       history: turn.history,
     }, { ...opts, prepared: turn.prepared, draft: turn.draft });
-    return { source: "ai", messageId: reply.message.id, sources: reply.sources };
+    // Counted as shown before the stream sends them (portal analytics).
+    await insertImpressions(deps.sql, bot.workspace_id, {
+      chatbotId: bot.id,
+      conversationId: turn.conversation.id,
+      messageId: reply.message.id,
+      productIds: reply.products.map((p) => p.id),
+    });
+    return {
+      source: "ai",
+      messageId: reply.message.id,
+      sources: reply.sources,
+      products: reply.products,
+    };
   } catch (err) {
     if (err instanceof Conflict) return { source: "human", note: HUMAN_OWNS_NOTE };
     throw err;

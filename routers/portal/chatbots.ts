@@ -4,7 +4,7 @@ import { atMostChars, chars } from "../schemas/text.ts";
 import { portalProcedure } from "../trpc.ts";
 import { listChatbots } from "../../db/chatbots.ts";
 import { getChatbot } from "../../domain/chatbots/get_chatbot.ts";
-import { THEMES } from "../../domain/chatbots/branding.ts";
+import { RECOMMEND_MODES, THEMES } from "../../domain/chatbots/branding.ts";
 import { portalBotDetail, portalBotItem } from "../../domain/portal/portal_chatbot_view.ts";
 import { updatePortalChatbot } from "../../domain/portal/update_portal_chatbot.ts";
 import { brandingSchema } from "../schemas/branding.ts";
@@ -77,6 +77,8 @@ export const updateBot = portalProcedure
     launcher_text: chars(40).optional(),
     position: z.enum(["left", "right"]).optional(),
     theme: z.enum(THEMES).optional(),
+    // Product recommendations in the widget (docs/answering.md).
+    recommend_mode: z.enum(RECOMMEND_MODES).optional(),
     provider: z.string().max(64).optional(),
     model: z.string().max(120).optional(),
   }))

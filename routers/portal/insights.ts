@@ -33,6 +33,7 @@ export const monthAnalyticsSchema = z.object({
     cents: z.int(),
     conversations: z.int(),
   })),
+  recommendations: z.object({ impressions: z.int(), clicks: z.int() }),
 });
 
 export const analytics = portalProcedure

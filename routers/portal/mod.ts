@@ -5,6 +5,7 @@ import { listBots, showBot, updateBot } from "./chatbots.ts";
 import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { analytics, snippet } from "./insights.ts";
+import { showCatalogue, syncCatalogue } from "./catalogue.ts";
 
 export const portalRouter = router({
   login,
@@ -21,4 +22,6 @@ export const portalRouter = router({
   deleteKey,
   analytics,
   snippet,
+  showCatalogue,
+  syncCatalogue,
 });

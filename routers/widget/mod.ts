@@ -6,6 +6,7 @@ import { widgetReset } from "./reset.ts";
 import { widgetHeartbeat } from "./heartbeat.ts";
 import { widgetHandoff } from "./handoff.ts";
 import { widgetRating } from "./rating.ts";
+import { widgetRecommendationClick } from "./recommendation_click.ts";
 
 export const widgetRouter = router({
   config: widgetConfig,
@@ -14,4 +15,5 @@ export const widgetRouter = router({
   heartbeat: widgetHeartbeat,
   handoff: widgetHandoff,
   rating: widgetRating,
+  recommendationClick: widgetRecommendationClick,
 });

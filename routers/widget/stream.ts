@@ -185,6 +185,10 @@ export async function handleStream(
           out.send("error", { message: VISITOR_ERRORS.unavailable, code: "unavailable" });
           return;
         }
+        // After the last delta, before `done` (SPEC, stream events).
+        if (answer.source === "ai" && answer.products.length) {
+          out.send("recommendations", { products: answer.products });
+        }
         out.send(
           "done",
           answer.source === "ai"

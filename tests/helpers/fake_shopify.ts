@@ -2,9 +2,30 @@
  * A small Shopify Admin API (GraphQL) for tests: `POST
  * /admin/api/{version}/graphql.json` with `X-Shopify-Access-Token`, answering
  * the `orders(query: "email:...")` connection in Shopify's shape (`nodes`,
- * `totalPriceSet.shopMoney`, display statuses in upper case), a 401 with
- * Shopify's error body for a wrong token, and a failing or hanging mode.
+ * `totalPriceSet.shopMoney`, display statuses in upper case), the
+ * `products(first, after)` connection with cursor pagination (`pageInfo`,
+ * opaque cursors, at most `first` per page), a 401 with Shopify's error body
+ * for a wrong token, and a failing or hanging mode.
  */
+
+export interface FakeProduct {
+  /** Numeric part of the GID `gid://shopify/Product/{id}`. */
+  id: string;
+  title: string;
+  description: string;
+  productType?: string;
+  vendor?: string;
+  tags?: string[];
+  handle: string;
+  price: string;
+  currencyCode: string;
+  imageUrl: string | null;
+  tracksInventory: boolean;
+  totalInventory: number;
+  variantId: string;
+  /** false: not published to the online store (no onlineStoreUrl). */
+  published?: boolean;
+}
 
 export interface FakeOrder {
   email: string;
@@ -31,6 +52,9 @@ export interface FakeShopify {
   accessToken: string;
   mode: "ok" | "server_error" | "hang";
   orders: FakeOrder[];
+  products: FakeProduct[];
+  /** Other stores behind the same origin, by access token: their products. */
+  otherStores: Record<string, FakeProduct[]>;
   requests: ShopifyRequestRecord[];
   close(): Promise<void>;
 }
@@ -41,6 +65,8 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
     accessToken,
     mode: "ok" as FakeShopify["mode"],
     orders: [] as FakeOrder[],
+    products: [] as FakeProduct[],
+    otherStores: {} as Record<string, FakeProduct[]>,
     requests: [] as ShopifyRequestRecord[],
   };
   const server = Deno.serve(
@@ -65,10 +91,15 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
       if (state.mode === "server_error") {
         return Response.json({ errors: "Internal Server Error" }, { status: 500 });
       }
-      if (token !== state.accessToken) {
+      const other = token ? state.otherStores[token] : undefined;
+      if (token !== state.accessToken && !other) {
         return Response.json({
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
         }, { status: 401 });
+      }
+      if (/\bproducts\s*\(/.test(String(body.query ?? ""))) {
+        const products = other ?? state.products;
+        return Response.json({ data: { products: productsPage(products, body.variables) } });
       }
       // Shopify's search syntax as our client sends it: email:"address".
       const wanted = /email:"?([^"\s]+)"?/.exec(String(body.variables?.query ?? ""))?.[1];
@@ -106,4 +137,45 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
     await server.finished.catch(() => {});
   };
   return fake;
+}
+
+/** One page of the products connection, in Shopify's shape; cursors are opaque base64. */
+function productsPage(all: FakeProduct[], vars: Record<string, unknown> | undefined) {
+  const first = Math.min(250, Number(vars?.first ?? 50));
+  const after = typeof vars?.after === "string" ? Number(atob(vars.after)) : -1;
+  const start = after + 1;
+  const page = all.slice(start, start + first);
+  const nodes = page.map((p) => {
+    const available = !p.tracksInventory || p.totalInventory > 0;
+    return {
+      id: `gid://shopify/Product/${p.id}`,
+      title: p.title,
+      description: p.description,
+      productType: p.productType ?? "",
+      vendor: p.vendor ?? "Acme",
+      tags: p.tags ?? [],
+      onlineStoreUrl: p.published === false
+        ? null
+        : `https://shop.example.com/products/${p.handle}`,
+      tracksInventory: p.tracksInventory,
+      totalInventory: p.totalInventory,
+      featuredMedia: p.imageUrl ? { preview: { image: { url: p.imageUrl } } } : null,
+      priceRangeV2: { minVariantPrice: { amount: p.price, currencyCode: p.currencyCode } },
+      variants: {
+        nodes: [{
+          legacyResourceId: p.variantId,
+          availableForSale: available,
+          inventoryQuantity: p.totalInventory,
+        }],
+      },
+    };
+  });
+  const last = start + page.length - 1;
+  return {
+    pageInfo: {
+      hasNextPage: start + page.length < all.length,
+      endCursor: page.length ? btoa(String(last)) : null,
+    },
+    nodes,
+  };
 }

@@ -9,6 +9,7 @@ import type {
   ConversationState,
   HandoffState,
   HeartbeatReply,
+  Product,
   Snapshot,
   Source,
   VisitorDetails,
@@ -28,6 +29,8 @@ export interface StreamHandlers {
     done: { message_id: number | null; source: string; sources: Source[]; note?: string },
   ): void;
   onError(err: { message: string; code: string }): void;
+  /** Products the reply recommends (after the last delta, before done). */
+  onRecommendations(products: Product[]): void;
 }
 
 export interface StreamInput {
@@ -75,6 +78,12 @@ export class WidgetApi {
     return this.call<{ rating: number }>("POST", "/rating", body);
   }
 
+  /** Counts a click on a recommended product (best effort: the tab opens regardless). */
+  productClick(visitorId: string, conversationId: string, productId: string): Promise<unknown> {
+    const body = { visitor_id: visitorId, conversation_id: conversationId, product_id: productId };
+    return this.call("POST", "/recommendations/click", body);
+  }
+
   /** Posts a message and dispatches the reply's events until the stream ends. */
   async stream(input: StreamInput, on: StreamHandlers, signal: AbortSignal): Promise<void> {
     const res = await fetch(`${this.root}/stream`, {
@@ -91,6 +100,7 @@ export class WidgetApi {
       const payload = JSON.parse(data);
       if (event === "meta") on.onMeta(payload);
       else if (event === "delta") on.onDelta(String(payload.delta ?? ""));
+      else if (event === "recommendations") on.onRecommendations(payload.products ?? []);
       else if (event === "done") {
         finished = true;
         on.onDone(payload);

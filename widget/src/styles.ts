@@ -65,6 +65,14 @@ button{font:inherit;cursor:pointer}
 .stars{display:flex;gap:4px}
 .star{border:1px solid var(--pw-border);background:var(--pw-bg);color:var(--pw-muted);border-radius:8px;width:38px;height:34px;font-size:18px}
 .star[aria-pressed=true]{background:var(--pw-primary);color:var(--pw-on-primary);border-color:var(--pw-primary)}
+.products{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:8px}
+.product{display:flex;gap:10px;padding:10px;border:1px solid var(--pw-border);border-radius:var(--pw-radius);background:var(--pw-bg)}
+.product img{width:64px;height:64px;border-radius:8px;object-fit:cover;flex:none}
+.product p{margin:0 0 2px}
+.pname{font-weight:600}
+.stock{font-size:12px;color:var(--pw-muted)}
+.stock.out{color:#b91c1c}
+.product .primary{margin-top:4px;padding:6px 12px}
 .proactive{position:absolute;bottom:64px;right:0;width:280px;background:var(--pw-bg);border:1px solid var(--pw-border);border-radius:var(--pw-radius);box-shadow:0 8px 30px rgba(0,0,0,.18)}
 .teaser{display:block;width:100%;border:0;background:transparent;color:var(--pw-fg);padding:14px 36px 14px 14px;text-align:left;border-radius:var(--pw-radius);white-space:pre-wrap;overflow-wrap:anywhere}
 .left .proactive{right:auto;left:0}

@@ -53,3 +53,16 @@ export interface VisitorDetails {
   email?: string;
   phone?: string;
 }
+
+/** A product of the stream's `recommendations` event. */
+export interface Product {
+  id: string;
+  name: string;
+  price: number;
+  currency: string;
+  url: string;
+  buy_url: string;
+  image_url: string | null;
+  description: string;
+  in_stock: boolean;
+}

@@ -14,6 +14,7 @@ import { emailCard } from "./email_card.ts";
 import { prechatGate, storedDetails } from "./prechat_form.ts";
 import { scheduleProactive } from "./proactive.ts";
 import { ratingCard } from "./rating_card.ts";
+import { productCards } from "./product_cards.ts";
 import { VisitorStore } from "./storage.ts";
 import type { ChatMessage, ConversationState, HeartbeatReply, WidgetConfig } from "./types.ts";
 import { mountView, type View } from "./view.ts";
@@ -237,6 +238,13 @@ export class Widget {
           } else live.finish(d.message_id, d.sources ?? []);
         },
         onError: (e) => live.fail(e.message || "The reply could not be completed."),
+        onRecommendations: (products) => {
+          const id = this.conversationId;
+          if (!products.length || !id) return;
+          this.log.card(productCards(products, (p) => {
+            this.api.productClick(this.visitorId, id, p.id).catch(() => {});
+          }));
+        },
       }, ac.signal);
     } catch (err) {
       if (ac.signal.aborted) return;

@@ -368,6 +368,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The product catalogue synced from the linked store
+         * @description Whether a store is linked, the last sync's status, product count and time, and its error when it failed. Products are recommended by the widget (docs/answering.md).
+         */
+        get: operations["portalShowCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/catalogue/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the catalogue from the linked store now
+         * @description Queues a sync at once (it runs in the background; `status` is `pending`, then `syncing`, then `ready` or `failed`). 422 when no store is linked.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["portalSyncCatalogue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/login": {
         parameters: {
             query?: never;
@@ -1606,6 +1648,28 @@ export interface paths {
          *     Rate limit: 10 requests per 60 s per IP address.
          */
         post: operations["widgetRating"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{key}/recommendations/click": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count a click on a recommended product
+         * @description The widget calls it when the visitor opens a product card's `buy_url`. Only a product recommended in the visitor's own conversation counts (404 otherwise); the first click on each recommendation is counted, later ones change nothing.
+         *
+         *     Rate limit: 30 requests per 60 s per IP address.
+         */
+        post: operations["widgetRecommendationClick"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2864,6 +2928,8 @@ export interface operations {
                     position?: "left" | "right";
                     /** @enum {string} */
                     theme?: "minimal" | "ocean" | "emerald" | "midnight" | "sunset" | "crisp" | "violet" | "rose" | "slate" | "forest";
+                    /** @enum {string} */
+                    recommend_mode?: "reactive" | "proactive" | "off";
                     provider?: string;
                     model?: string;
                 };
@@ -3299,7 +3365,11 @@ export interface operations {
                      *             "cents": 1,
                      *             "conversations": 1
                      *           }
-                     *         ]
+                     *         ],
+                     *         "recommendations": {
+                     *           "impressions": 1,
+                     *           "clicks": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -3333,6 +3403,10 @@ export interface operations {
                                 cents: number;
                                 conversations: number;
                             }[];
+                            recommendations: {
+                                impressions: number;
+                                clicks: number;
+                            };
                         };
                     };
                 };
@@ -3377,6 +3451,100 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalShowCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "linked": true,
+                     *         "shop": "shop",
+                     *         "status": "none",
+                     *         "products": 1,
+                     *         "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            linked: boolean;
+                            shop: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "syncing" | "ready" | "failed";
+                            products: number;
+                            synced_at: string | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalSyncCatalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "linked": true,
+                     *         "shop": "shop",
+                     *         "status": "none",
+                     *         "products": 1,
+                     *         "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached."
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            linked: boolean;
+                            shop: string | null;
+                            /** @enum {string} */
+                            status: "none" | "pending" | "syncing" | "ready" | "failed";
+                            products: number;
+                            synced_at: string | null;
+                            error: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -6163,7 +6331,11 @@ export interface operations {
                      *             "cents": 1,
                      *             "conversations": 1
                      *           }
-                     *         ]
+                     *         ],
+                     *         "recommendations": {
+                     *           "impressions": 1,
+                     *           "clicks": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -6207,6 +6379,10 @@ export interface operations {
                                 cents: number;
                                 conversations: number;
                             }[];
+                            recommendations: {
+                                impressions: number;
+                                clicks: number;
+                            };
                         };
                     };
                 };
@@ -8422,6 +8598,62 @@ export interface operations {
                         conversation_id: string;
                         rating: number;
                         comment: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    widgetRecommendationClick: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "visitor_id": "v-7f3a9c",
+                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                 *       "product_id": "product id"
+                 *     }
+                 */
+                "application/json": {
+                    visitor_id: string;
+                    /** Format: uuid */
+                    conversation_id: string;
+                    product_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "product_id": "product id",
+                     *       "counted": true
+                     *     }
+                     */
+                    "application/json": {
+                        product_id: string;
+                        /** @constant */
+                        counted: true;
                     };
                 };
             };
