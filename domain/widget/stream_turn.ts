@@ -32,6 +32,10 @@ export interface StreamTurnInput {
   providerCiphertext?: string | null;
   /** Messages left this month, read with the bot (null: unlimited; absent: unknown). */
   quotaHeadroom?: number | null;
+  /** The widget's idempotency key for this message (widget_turn.ts). */
+  clientId?: string;
+  /** Another request with the same key is in flight: no early draft (reply_draft.ts). */
+  otherAttempt?: boolean;
 }
 
 /**
@@ -86,6 +90,7 @@ export async function openStreamTurn(
       visitor,
       channel: "widget",
       requireVisitorMatch: true,
+      clientId: input.clientId,
     });
   } catch (err) {
     draft?.cancel();

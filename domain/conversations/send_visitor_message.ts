@@ -1,0 +1,70 @@
+/**
+ * A v1 visitor message, retry-safe: with an idempotency key (`client_id` or
+ * the Idempotency-Key header) a message already stored under it is answered
+ * with the stored message's conversation and its stored reply
+ * (replay_visitor_turn.ts) instead of a second message and a second AI call.
+ * The key's lookup rides in the bot's own query, so a first attempt pays
+ * nothing more than the key's column.
+ */
+import type { AppDeps } from "../deps.ts";
+import type { ChatbotRow } from "../../db/chatbots.ts";
+import { isVisitorKeyTaken } from "../../db/messages.ts";
+import { getChatbotForReply } from "../chatbots/get_chatbot.ts";
+import { type AnsweredMessage, answerVisitorMessage } from "./answer_visitor_message.ts";
+import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "./answering_lock.ts";
+import { answerStoredTurn, findStoredTurn, type KeyedTurnRequest } from "./replay_visitor_turn.ts";
+
+export interface VisitorMessageInput {
+  workspaceId: number;
+  botKey: string;
+  visitorId: string;
+  conversationId?: string;
+  content: string;
+  meta?: Record<string, unknown>;
+  clientId?: string;
+}
+
+export async function sendVisitorMessage(
+  deps: AppDeps,
+  input: VisitorMessageInput,
+): Promise<AnsweredMessage> {
+  const { clientId } = input;
+  const lock = clientId ? takeAnsweringLock(deps.kv, input.botKey, clientId) : NO_LOCK;
+  try {
+    const found = await getChatbotForReply(
+      deps.sql,
+      input.workspaceId,
+      input.botKey,
+      deps.clock(),
+      clientId ?? null,
+    );
+    const keyed = (bot: ChatbotRow): KeyedTurnRequest => ({ ...input, bot, clientId: clientId! });
+    if (found.replayMessageId !== null) return await replay(deps, keyed(found.bot), lock, true);
+    try {
+      return await answerVisitorMessage(deps, {
+        ...input,
+        ...found,
+        otherAttempt: !await lock.held,
+      });
+    } catch (err) {
+      // A concurrent request stored this key first: wait for its reply, never answer twice.
+      if (!isVisitorKeyTaken(err)) throw err;
+      return await replay(deps, keyed(found.bot), lock, false);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function replay(
+  deps: AppDeps,
+  req: KeyedTurnRequest,
+  lock: AnsweringLock,
+  mayAnswer: boolean,
+): Promise<AnsweredMessage> {
+  const stored = await findStoredTurn(deps, req);
+  const answer = await answerStoredTurn(deps, req.bot, stored, lock, { mayAnswer });
+  return answer.source === "ai"
+    ? { conversation: answer.conversation, reply: answer.reply, note: null }
+    : { conversation: answer.conversation, reply: null, note: answer.note };
+}
