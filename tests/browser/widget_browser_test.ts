@@ -208,7 +208,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
         const calls = () => fake.requests.filter((r) => lastUserText(r) === question).length;
         await input.fill(question);
         await input.press("Enter");
-        await waitUntil(async () => attempts === 2, "the retry");
+        await waitUntil(() => Promise.resolve(attempts === 2), "the retry");
         await idle(page);
         await page.unroute("**/widget/acme-helper/stream");
         assertEquals(keys.length, 2);
