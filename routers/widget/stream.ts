@@ -20,6 +20,7 @@ import { clientIdField, idempotencyKey } from "../schemas/idempotency_key.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { rejectUnstorableInput } from "../guards/storable_input.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
+import { doorInput } from "../doors/door_input.ts";
 import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
@@ -140,9 +141,9 @@ export async function handleStream(
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   try {
     await enforceRateLimit(deps.kv, STREAM_RATE_LIMIT, ip, headers);
-    const body = await readJson(req);
-    rejectUnstorableInput(body);
-    const parsed = streamInput.safeParse({ ...body, key });
+    const raw = doorInput({}, await readJson(req), { key });
+    rejectUnstorableInput(raw);
+    const parsed = streamInput.safeParse(raw);
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const input = parsed.data;
     const visitor = input.meta?.visitor;
