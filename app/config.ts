@@ -52,6 +52,12 @@ export interface Config {
   customerContextTimeoutMs: number;
   /** Notifications (docs/notifications.md). */
   notifications: NotificationConfig;
+  /**
+   * Customer-context hosts allowed although private (`host` or `host:port`):
+   * CONTEXT_ALLOW_HOSTS, the integrations' own allowance (tests' fakes,
+   * an egress proxy on the intranet). The crawler's settings do not apply.
+   */
+  integrationAllowHosts: string[];
 }
 
 export interface NotificationConfig {
@@ -245,6 +251,8 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       60_000,
     ),
     notifications: parseNotifications(env, databaseUrl === null),
+    integrationAllowHosts: (env.CONTEXT_ALLOW_HOSTS ?? "").split(",")
+      .map((s) => s.trim().toLowerCase()).filter(Boolean),
   };
 }
 
