@@ -13,8 +13,10 @@ export interface PushSubscriptionRow {
 }
 
 /**
- * Register or refresh a subscription. The endpoint is the key: a browser that
- * subscribes again (new keys, another signed-in agent) moves the row over.
+ * Register or refresh a subscription. The agent and the endpoint are the key:
+ * the same agent subscribing again (new keys, a new token) updates their row;
+ * another agent posting the same endpoint gets a row of their own, so a row
+ * never changes hands (migration 0106).
  */
 export async function upsertPushSubscription(
   sql: Executor,
@@ -33,9 +35,9 @@ export async function upsertPushSubscription(
                                     device_name)
     VALUES (${input.workspaceId}, ${input.userId}, ${input.tokenId}, ${input.endpoint},
             ${input.p256dh}, ${input.auth}, ${input.deviceName})
-    ON CONFLICT (endpoint) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
-      user_id = EXCLUDED.user_id, token_id = EXCLUDED.token_id, p256dh = EXCLUDED.p256dh,
-      auth = EXCLUDED.auth, device_name = EXCLUDED.device_name, updated_at = now()
+    ON CONFLICT (user_id, endpoint) DO UPDATE SET token_id = EXCLUDED.token_id,
+      p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, device_name = EXCLUDED.device_name,
+      updated_at = now()
     RETURNING id, user_id, endpoint, p256dh, auth, device_name, created_at, updated_at,
               (xmax = 0) AS created`;
   return row!;

@@ -161,6 +161,30 @@ Deno.test("web push", serverTestOptions, async (t) => {
     await setPrefs(ABE, { events: { visitor_arrived: { push: true } } });
     const chat = await newChat();
 
+    await t.step(
+      "another account posting a known endpoint gets its own row, never the owner's",
+      async () => {
+        // Globex's agent registers Amy's endpoint (with keys of its own).
+        const other = await push.subscribe();
+        const r = await http(s.url, "POST", "/api/agent/push/subscriptions", {
+          token: T.globex.owner.agent,
+          body: { endpoint: amy.endpoint, keys: other.keys },
+        });
+        assertEquals(r.status, 201, r.text);
+        assertEquals(r.body.created, true);
+        assertOk(r.body.id !== amy.rowId);
+        const rows = await s.deps.sql<{ id: number; email: string }[]>`
+          SELECT s.id, u.email FROM push_subscriptions s JOIN users u ON u.id = s.user_id
+           WHERE s.endpoint = ${amy.endpoint} ORDER BY s.id`;
+        assertEquals(rows.map((row) => ({ ...row })), [
+          { id: amy.rowId, email: EMAIL.acmeAgent },
+          { id: r.body.id, email: EMAIL.globexOwner },
+        ]);
+        // Its own row only: Amy's keeps Amy's alerts (the next steps) and keys.
+        await s.deps.sql`DELETE FROM push_subscriptions WHERE id = ${r.body.id}`;
+      },
+    );
+
     await t.step("visitor_arrived: a new visitor's first heartbeat", async () => {
       const visitor = `arriving-${crypto.randomUUID()}`;
       const beat = () =>

@@ -806,7 +806,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Register this device's push subscription (upserted on endpoint)
+         * Register this device's push subscription (upserted on the agent and endpoint)
          * @description Requires the `handle-conversations` permission.
          *
          *     Rate limit: 20 requests per 60 s per user.
