@@ -13,6 +13,7 @@ import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type ReceivedPush, startPushService } from "../helpers/push_service.ts";
+import { openPushKeys } from "../../domain/notifications/push_keys.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
 const KEY = "acme-helper";
@@ -113,9 +114,16 @@ Deno.test("web push", serverTestOptions, async (t) => {
         assertEquals(again.status, 200);
         assertEquals(again.body.created, false);
         assertEquals(again.body.id, first.body.id);
-        const rows = await s.deps.sql<{ auth: string }[]>`
-        SELECT auth FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`;
-        assertEquals(rows.map((r) => r.auth), ["bmV3LWF1dGg"]);
+        // The keys are stored encrypted under APP_KEY, never in plain text.
+        const rows = await s.deps.sql<{ keys_ciphertext: string }[]>`
+          SELECT * FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`;
+        assertEquals(rows.length, 1);
+        const stored = JSON.stringify(rows[0]);
+        assertOk(!stored.includes(sub.keys.p256dh) && !stored.includes("bmV3LWF1dGg"), stored);
+        assertEquals(await openPushKeys(s.deps.appKey, rows[0]!.keys_ciphertext), {
+          p256dh: sub.keys.p256dh,
+          auth: "bmV3LWF1dGg",
+        });
         await s.deps.sql`DELETE FROM push_subscriptions WHERE id = ${first.body.id}`;
       },
     );
