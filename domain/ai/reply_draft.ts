@@ -46,14 +46,11 @@ const DRAFT_QUOTA_MARGIN = 5;
 /**
  * Whether a turn's provider call may start before the turn is stored.
  * `quotaHeadroom`: messages left this month (null: unlimited; absent: unknown).
- * `otherAttempt`: another request with the same idempotency key is in flight,
- * so this one may turn out to be its retry and must not pay for a draft.
  */
 export function mayDraftEarly(
-  turn: { conversationId?: string; quotaHeadroom?: number | null; otherAttempt?: boolean },
+  turn: { conversationId?: string; quotaHeadroom?: number | null },
 ): boolean {
   return turn.conversationId === undefined && turn.quotaHeadroom !== undefined &&
-    !turn.otherAttempt &&
     (turn.quotaHeadroom === null || turn.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 

@@ -32,8 +32,6 @@ export async function answerVisitorMessage(
     quotaHeadroom?: number | null;
     /** The client's idempotency key, stored with the message (send_visitor_message.ts). */
     clientId?: string;
-    /** Another request with the same key is in flight: no early draft (reply_draft.ts). */
-    otherAttempt?: boolean;
   },
 ): Promise<AnsweredMessage> {
   if (!input.bot.is_active) {

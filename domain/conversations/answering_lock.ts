@@ -2,10 +2,12 @@
  * Who is answering a keyed visitor message. A request carrying an idempotency
  * key takes this lock (through Kv, so across instances) as it starts, beside
  * its first query and not in front of the provider call, and gives it back
- * once its reply is stored or has failed. A retry of a stored message whose
- * reply is not there yet then knows whether the first request is still at
- * work (wait for its reply) or gone (answer it now): never two provider calls
- * for one message. The lock outlives any reply (a provider call is bounded
+ * once its reply is stored or has failed. Only the holder writes the message
+ * (and may start its provider call before the write): a concurrent duplicate
+ * waits for it (replay_visitor_turn.ts, claimKeyedTurn). A retry of a stored
+ * message whose reply is not there yet knows whether the first request is
+ * still at work (wait for its reply) or gone (answer it now): never two
+ * provider calls for one message. The lock outlives any reply (a provider call is bounded
  * far below it) and expires by itself if an instance dies holding it.
  */
 import type { Kv } from "../../kv/kv.ts";

@@ -30,7 +30,7 @@ const POLL_MS = 250;
 export const KEY_REUSED =
   "The client id field was already used for a different message; send a new one for a new message.";
 export const STILL_ANSWERING =
-  "The message with this client id is stored and its reply is still being written; retry shortly with the same client id.";
+  "A request with this client id is still in progress; retry shortly with the same client id.";
 
 export interface KeyedTurnRequest {
   workspaceId: number;
@@ -59,6 +59,30 @@ export async function findStoredTurn(deps: AppDeps, req: KeyedTurnRequest): Prom
     throw new Invalid(KEY_REUSED, { client_id: [KEY_REUSED] });
   }
   return { conversation, visitorMessage };
+}
+
+/**
+ * Whether this request writes the keyed message or replays it. Only the
+ * holder of the answering lock writes (and may start its provider call
+ * early); a concurrent duplicate waits until the holder has stored the
+ * message (then replays it) or gave the lock back without storing it (a
+ * refusal such as a quota 429: then this request writes). Bounded by
+ * REPLAY_WAIT_MS, then 409.
+ */
+export async function claimKeyedTurn(
+  deps: AppDeps,
+  workspaceId: number,
+  clientId: string,
+  lock: AnsweringLock,
+): Promise<"write" | "replay"> {
+  if (await lock.held) return "write";
+  const deadline = performance.now() + REPLAY_WAIT_MS;
+  for (;;) {
+    if (await findVisitorMessageByKey(deps.sql, workspaceId, clientId)) return "replay";
+    if (await lock.retake()) return "write";
+    if (performance.now() > deadline) throw new Conflict(STILL_ANSWERING);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 export type StoredAnswer =

@@ -12,7 +12,12 @@ import { isVisitorKeyTaken } from "../../db/messages.ts";
 import { getChatbotForReply } from "../chatbots/get_chatbot.ts";
 import { type AnsweredMessage, answerVisitorMessage } from "./answer_visitor_message.ts";
 import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "./answering_lock.ts";
-import { answerStoredTurn, findStoredTurn, type KeyedTurnRequest } from "./replay_visitor_turn.ts";
+import {
+  answerStoredTurn,
+  claimKeyedTurn,
+  findStoredTurn,
+  type KeyedTurnRequest,
+} from "./replay_visitor_turn.ts";
 
 export interface VisitorMessageInput {
   workspaceId: number;
@@ -40,14 +45,13 @@ export async function sendVisitorMessage(
     );
     const keyed = (bot: ChatbotRow): KeyedTurnRequest => ({ ...input, bot, clientId: clientId! });
     if (found.replayMessageId !== null) return await replay(deps, keyed(found.bot), lock, true);
+    if (clientId && await claimKeyedTurn(deps, input.workspaceId, clientId, lock) === "replay") {
+      return await replay(deps, keyed(found.bot), lock, true);
+    }
     try {
-      return await answerVisitorMessage(deps, {
-        ...input,
-        ...found,
-        otherAttempt: !await lock.held,
-      });
+      return await answerVisitorMessage(deps, { ...input, ...found });
     } catch (err) {
-      // A concurrent request stored this key first: wait for its reply, never answer twice.
+      // Only when the lock could not be kept (Redis unreachable): never answer twice.
       if (!isVisitorKeyTaken(err)) throw err;
       return await replay(deps, keyed(found.bot), lock, false);
     }

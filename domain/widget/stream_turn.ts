@@ -34,8 +34,6 @@ export interface StreamTurnInput {
   quotaHeadroom?: number | null;
   /** The widget's idempotency key for this message (widget_turn.ts). */
   clientId?: string;
-  /** Another request with the same key is in flight: no early draft (reply_draft.ts). */
-  otherAttempt?: boolean;
 }
 
 /**

@@ -3,8 +3,8 @@
  * message and the same one on a retry; a retry of a stored message streams
  * the stored message's reply (stored, awaited, or generated once) instead of
  * storing the message twice (replay_visitor_turn.ts). The key's lookup rides
- * in the bot's own query, so a first attempt reaches its provider call with
- * no extra round trip. Opening settles every refusal (plain JSON in the
+ * in the bot's own query and the answering lock is taken beside it, so a
+ * first attempt reaches its provider call with no extra round trip. Opening settles every refusal (plain JSON in the
  * door); `answer` then streams.
  */
 import type { AppDeps } from "../deps.ts";
@@ -21,6 +21,7 @@ import {
 import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "../conversations/answering_lock.ts";
 import {
   answerStoredTurn,
+  claimKeyedTurn,
   findStoredTurn,
   type KeyedTurnRequest,
 } from "../conversations/replay_visitor_turn.ts";
@@ -69,15 +70,14 @@ export async function openWidgetTurn(
       clientId: clientId!,
     };
     if (found.replayMessageId !== null) return await replayed(deps, keyed, lock, true);
+    if (clientId && await claimKeyedTurn(deps, bot.workspace_id, clientId, lock) === "replay") {
+      return await replayed(deps, keyed, lock, true);
+    }
     let turn;
     try {
-      turn = await openStreamTurn(deps, bot, {
-        ...input,
-        ...found,
-        otherAttempt: !await lock.held,
-      });
+      turn = await openStreamTurn(deps, bot, { ...input, ...found });
     } catch (err) {
-      // A concurrent request stored this key first: wait for its reply, never answer twice.
+      // Only when the lock could not be kept (Redis unreachable): never answer twice.
       if (!isVisitorKeyTaken(err)) throw err;
       return await replayed(deps, keyed, lock, false);
     }
