@@ -10,6 +10,7 @@ import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { isVisitorKeyTaken } from "../../db/messages.ts";
 import { getChatbotForReply } from "../chatbots/get_chatbot.ts";
+import { ProviderUnavailable } from "../errors.ts";
 import { type AnsweredMessage, answerVisitorMessage } from "./answer_visitor_message.ts";
 import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "./answering_lock.ts";
 import {
@@ -67,7 +68,16 @@ async function replay(
   mayAnswer: boolean,
 ): Promise<AnsweredMessage> {
   const stored = await findStoredTurn(deps, req);
-  const answer = await answerStoredTurn(deps, req.bot, stored, lock, { mayAnswer });
+  let answer;
+  try {
+    answer = await answerStoredTurn(deps, req.bot, stored, lock, { mayAnswer });
+  } catch (err) {
+    // As on a first attempt: name the conversation that keeps the message.
+    if (!(err instanceof ProviderUnavailable)) throw err;
+    throw new ProviderUnavailable(err.message, err.kind, {
+      conversation_id: stored.conversation.public_id,
+    });
+  }
   return answer.source === "ai"
     ? { conversation: answer.conversation, reply: answer.reply, note: null }
     : { conversation: answer.conversation, reply: null, note: answer.note };

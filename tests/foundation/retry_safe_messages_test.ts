@@ -86,6 +86,24 @@ Deno.test("retry-safe visitor messages", serverTestOptions, async (t) => {
       },
     );
 
+    await t.step("v1: a retry after a 502 answers the stored message once", async () => {
+      const q = "Is the provider back?";
+      fake.mode = "server_error";
+      const failed = await v1({ message: q, visitor_id: "v-502", client_id: "k-502" });
+      assertEquals(failed.status, 502, failed.text);
+      fake.mode = "ok";
+      const calls = aiCalls(q);
+      const retry = await v1({ message: q, visitor_id: "v-502", client_id: "k-502" });
+      assertEquals(retry.status, 200, retry.text);
+      assertEquals(retry.body.conversation_id, failed.body.conversation_id);
+      assertEquals(retry.body.reply.content, REPLY);
+      const again = await v1({ message: q, visitor_id: "v-502", client_id: "k-502" });
+      assertEquals(again.body, retry.body);
+      assertEquals(await stored(q), 1);
+      assertEquals(await replies(q), 1);
+      assertEquals(aiCalls(q), calls + 1);
+    });
+
     await t.step("widget: a retry streams the stored reply, no second message", async () => {
       const q = "Where is my parcel?";
       const first = streamed(
