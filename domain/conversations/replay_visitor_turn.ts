@@ -14,6 +14,7 @@ import { type ConversationRow, findConversationById } from "../../db/conversatio
 import {
   findMessageByClientId,
   findVisitorMessageByKey,
+  isVisitorKeyTaken,
   type MessageRow,
   replyClientId,
 } from "../../db/messages.ts";
@@ -82,6 +83,34 @@ export async function claimKeyedTurn(
     if (await lock.retake()) return "write";
     if (performance.now() > deadline) throw new Conflict(STILL_ANSWERING);
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * The one decision for a keyed visitor message, on v1 and on the widget:
+ * replay it when the key is already stored (`replayMessageId`, read with the
+ * bot) or a concurrent holder of the key stores it; otherwise `write` it. A
+ * write that still meets the key (the lock could not be kept: Redis
+ * unreachable) replays too, waiting for the other's reply, never answering twice.
+ */
+export async function writeOrReplay<T>(
+  deps: AppDeps,
+  key: { workspaceId: number; clientId?: string; replayMessageId: number | null },
+  lock: AnsweringLock,
+  write: () => Promise<T>,
+  replay: (mayAnswer: boolean) => Promise<T>,
+): Promise<T> {
+  if (key.replayMessageId !== null) return await replay(true);
+  if (
+    key.clientId && await claimKeyedTurn(deps, key.workspaceId, key.clientId, lock) === "replay"
+  ) {
+    return await replay(true);
+  }
+  try {
+    return await write();
+  } catch (err) {
+    if (!isVisitorKeyTaken(err)) throw err;
+    return await replay(false);
   }
 }
 

@@ -7,17 +7,15 @@
  * nothing more than the key's column.
  */
 import type { AppDeps } from "../deps.ts";
-import type { ChatbotRow } from "../../db/chatbots.ts";
-import { isVisitorKeyTaken } from "../../db/messages.ts";
 import { getChatbotForReply } from "../chatbots/get_chatbot.ts";
 import { ProviderUnavailable } from "../errors.ts";
 import { type AnsweredMessage, answerVisitorMessage } from "./answer_visitor_message.ts";
 import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "./answering_lock.ts";
 import {
   answerStoredTurn,
-  claimKeyedTurn,
   findStoredTurn,
   type KeyedTurnRequest,
+  writeOrReplay,
 } from "./replay_visitor_turn.ts";
 
 export interface VisitorMessageInput {
@@ -44,18 +42,14 @@ export async function sendVisitorMessage(
       deps.clock(),
       clientId ?? null,
     );
-    const keyed = (bot: ChatbotRow): KeyedTurnRequest => ({ ...input, bot, clientId: clientId! });
-    if (found.replayMessageId !== null) return await replay(deps, keyed(found.bot), lock, true);
-    if (clientId && await claimKeyedTurn(deps, input.workspaceId, clientId, lock) === "replay") {
-      return await replay(deps, keyed(found.bot), lock, true);
-    }
-    try {
-      return await answerVisitorMessage(deps, { ...input, ...found });
-    } catch (err) {
-      // Only when the lock could not be kept (Redis unreachable): never answer twice.
-      if (!isVisitorKeyTaken(err)) throw err;
-      return await replay(deps, keyed(found.bot), lock, false);
-    }
+    const keyed: KeyedTurnRequest = { ...input, bot: found.bot, clientId: clientId! };
+    return await writeOrReplay(
+      deps,
+      { workspaceId: input.workspaceId, clientId, replayMessageId: found.replayMessageId },
+      lock,
+      () => answerVisitorMessage(deps, { ...input, ...found }),
+      (mayAnswer) => replay(deps, keyed, lock, mayAnswer),
+    );
   } finally {
     lock.release();
   }

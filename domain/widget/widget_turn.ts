@@ -10,7 +10,7 @@
 import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
-import { isVisitorKeyTaken, type MessageRow } from "../../db/messages.ts";
+import type { MessageRow } from "../../db/messages.ts";
 import { loadWidgetBotForReply } from "./load_widget_bot.ts";
 import {
   answerTurn,
@@ -21,9 +21,9 @@ import {
 import { type AnsweringLock, NO_LOCK, takeAnsweringLock } from "../conversations/answering_lock.ts";
 import {
   answerStoredTurn,
-  claimKeyedTurn,
   findStoredTurn,
   type KeyedTurnRequest,
+  writeOrReplay,
 } from "../conversations/replay_visitor_turn.ts";
 
 export interface WidgetTurnInput
@@ -69,24 +69,21 @@ export async function openWidgetTurn(
       content: input.message,
       clientId: clientId!,
     };
-    if (found.replayMessageId !== null) return await replayed(deps, keyed, lock, true);
-    if (clientId && await claimKeyedTurn(deps, bot.workspace_id, clientId, lock) === "replay") {
-      return await replayed(deps, keyed, lock, true);
-    }
-    let turn;
-    try {
-      turn = await openStreamTurn(deps, bot, { ...input, ...found });
-    } catch (err) {
-      // Only when the lock could not be kept (Redis unreachable): never answer twice.
-      if (!isVisitorKeyTaken(err)) throw err;
-      return await replayed(deps, keyed, lock, false);
-    }
-    return {
-      bot,
-      conversation: turn.conversation,
-      visitorMessage: turn.visitorMessage,
-      answer: (opts) => answerTurn(deps, bot, turn, opts).finally(() => lock.release()),
-    };
+    return await writeOrReplay(
+      deps,
+      { workspaceId: bot.workspace_id, clientId, replayMessageId: found.replayMessageId },
+      lock,
+      async (): Promise<OpenedWidgetTurn> => {
+        const turn = await openStreamTurn(deps, bot, { ...input, ...found });
+        return {
+          bot,
+          conversation: turn.conversation,
+          visitorMessage: turn.visitorMessage,
+          answer: (opts) => answerTurn(deps, bot, turn, opts).finally(() => lock.release()),
+        };
+      },
+      (mayAnswer) => replayed(deps, keyed, lock, mayAnswer),
+    );
   } catch (err) {
     lock.release();
     throw err;
