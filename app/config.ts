@@ -56,6 +56,13 @@ export interface Config {
   notifications: NotificationConfig;
   /** Hours between syncs of a linked store's product catalogue (CATALOGUE_SYNC_HOURS). */
   catalogueSyncHours: number;
+
+  /**
+   * Customer-context hosts allowed although private (`host` or `host:port`):
+   * CONTEXT_ALLOW_HOSTS, the integrations' own allowance (tests' fakes,
+   * an egress proxy on the intranet). The crawler's settings do not apply.
+   */
+  integrationAllowHosts: string[];
 }
 
 export interface NotificationConfig {
@@ -263,6 +270,9 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       1,
       168,
     ),
+
+    integrationAllowHosts: (env.CONTEXT_ALLOW_HOSTS ?? "").split(",")
+      .map((s) => s.trim().toLowerCase()).filter(Boolean),
   };
 }
 

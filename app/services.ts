@@ -17,6 +17,7 @@ import { SocketHub } from "../domain/realtime/socket_hub.ts";
 import { deriveRealtimeSecret } from "../domain/realtime/pusher_signature.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
 import { encryptLegacyIdentitySecrets } from "../domain/auth/identity_secret.ts";
+import { encryptLegacyPushKeys } from "../domain/notifications/push_keys.ts";
 import { type DemoCredentials, ensureDemo } from "../domain/seed/demo_seed.ts";
 
 export interface Services {
@@ -71,6 +72,8 @@ export async function openServices(config: Config, clock: () => Date = () => new
     await withStartupLock(db, config.databasePoolSize, async () => {
       const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });
       if (encrypted) log.info("identity secrets encrypted at rest", { workspaces: encrypted });
+      const pushKeys = await encryptLegacyPushKeys({ sql: db.sql, appKey });
+      if (pushKeys) log.info("push subscription keys encrypted at rest", { rows: pushKeys });
       if (!config.seedFile) return;
       const raw = JSON.parse(await Deno.readTextFile(config.seedFile));
       const report = await applySeed({ sql: db.sql, appKey, now: clock() }, raw);

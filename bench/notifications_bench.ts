@@ -17,6 +17,7 @@
  *
  * Runs on the database the environment names (DATABASE_URL) or embedded.
  */
+import { sealPushKeys } from "../domain/notifications/push_keys.ts";
 import webpush from "web-push";
 import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
 import { standardSeed, T } from "../tests/helpers/fixtures.ts";
@@ -76,8 +77,9 @@ async function addSubscriptions(
     const sub = await push.subscribe();
     const u = users[i % users.length]!;
     await s.deps.sql`
-      INSERT INTO push_subscriptions (workspace_id, user_id, endpoint, p256dh, auth)
-      VALUES (${u.workspace_id}, ${u.id}, ${sub.endpoint}, ${sub.keys.p256dh}, ${sub.keys.auth})`;
+      INSERT INTO push_subscriptions (workspace_id, user_id, endpoint, keys_ciphertext)
+      VALUES (${u.workspace_id}, ${u.id}, ${sub.endpoint},
+              ${await sealPushKeys(s.deps.appKey, sub.keys)})`;
   }
 }
 

@@ -55,7 +55,12 @@ async function widgetStream(base: string, visitor: string): Promise<StreamOutcom
       "content-type": "application/json",
       "x-forwarded-for": nextIp(),
     },
-    body: JSON.stringify({ visitor_id: visitor, message: "When are you open?" }),
+    // As the widget sends it: every message carries its idempotency key.
+    body: JSON.stringify({
+      visitor_id: visitor,
+      message: "When are you open?",
+      client_id: crypto.randomUUID(),
+    }),
   });
   if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();

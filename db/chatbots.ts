@@ -72,23 +72,39 @@ export interface ChatbotForReply {
   quotaHeadroom: number | null;
   /** Whether an agent blocked the visitor asking (widget lookups only). */
   visitorBlocked: boolean;
+  /**
+   * The visitor message already stored under the caller's idempotency key in
+   * the bot's workspace (a retry), or null. Only asked when a key is given.
+   */
+  replayMessageId: number | null;
 }
 
 type ReplyRow = ChatbotRow & {
   provider_ciphertext: string | null;
   quota_headroom: number | null;
   visitor_blocked: boolean;
+  replay_message_id: number | null;
 };
 
 /**
  * The bot's columns plus what a reply needs: its provider key, the quota left
  * in `month` and, for a widget visitor, whether they are blocked.
  */
-function replyColumns(sql: Executor, month: string, visitorId: string | null = null) {
+function replyColumns(
+  sql: Executor,
+  month: string,
+  visitorId: string | null = null,
+  clientKey: string | null = null,
+) {
   const blocked = visitorId === null ? sql`false` : sql`EXISTS (SELECT 1 FROM blocked_visitors bv
        WHERE bv.workspace_id = b.workspace_id AND bv.visitor_id = ${visitorId})`;
+  // One probe of messages_visitor_key_idx, in the statement a reply needs anyway.
+  const replay = clientKey === null ? sql`NULL::bigint` : sql`(SELECT m.id FROM messages m
+       WHERE m.workspace_id = b.workspace_id AND m.role = 'visitor'
+         AND m.client_id = ${clientKey})`;
   return sql`
     b.*, pk.ciphertext AS provider_ciphertext, ${blocked} AS visitor_blocked,
+    ${replay} AS replay_message_id,
     (SELECT p.monthly_message_limit - COALESCE(
               (SELECT u.messages_used FROM usage_counters u
                 WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
@@ -99,12 +115,13 @@ function replyColumns(sql: Executor, month: string, visitorId: string | null = n
 
 function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
   if (!row) return null;
-  const { provider_ciphertext, quota_headroom, visitor_blocked, ...bot } = row;
+  const { provider_ciphertext, quota_headroom, visitor_blocked, replay_message_id, ...bot } = row;
   return {
     bot,
     providerCiphertext: provider_ciphertext,
     quotaHeadroom: quota_headroom,
     visitorBlocked: visitor_blocked,
+    replayMessageId: replay_message_id === null ? null : Number(replay_message_id),
   };
 }
 
@@ -118,9 +135,10 @@ export async function findActiveChatbotForReply(
   publicKey: string,
   month: string,
   visitorId: string,
+  clientKey: string | null = null,
 ): Promise<ChatbotForReply | null> {
   const [row] = await sql<ReplyRow[]>`
-    SELECT ${replyColumns(sql, month, visitorId)}
+    SELECT ${replyColumns(sql, month, visitorId, clientKey)}
      WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
   return forReply(row);
 }
@@ -131,9 +149,10 @@ export async function findWorkspaceChatbotForReply(
   workspaceId: number,
   publicKey: string,
   month: string,
+  clientKey: string | null = null,
 ): Promise<ChatbotForReply | null> {
   const [row] = await sql<ReplyRow[]>`
-    SELECT ${replyColumns(sql, month)}
+    SELECT ${replyColumns(sql, month, null, clientKey)}
      WHERE b.workspace_id = ${workspaceId} AND b.public_key = ${publicKey}`;
   return forReply(row);
 }

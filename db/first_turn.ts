@@ -19,7 +19,7 @@ export interface FirstTurn {
 export async function insertFirstTurn(
   sql: Executor,
   workspaceId: number,
-  c: NewConversation & { content: string; month: string },
+  c: NewConversation & { content: string; month: string; clientId?: string | null },
 ): Promise<FirstTurn | null> {
   const [row] = await sql<(ConversationRow & { m_id: number; m_created_at: Date })[]>`
     WITH ${quotaCtes(sql, workspaceId, c.month)},
@@ -34,9 +34,10 @@ export async function insertFirstTurn(
         FROM quota, mid
       RETURNING *),
     msg AS (
-      INSERT INTO messages (id, workspace_id, conversation_id, role, content, created_at)
+      INSERT INTO messages (id, workspace_id, conversation_id, role, content, client_id,
+        created_at)
       SELECT conv.last_visitor_message_id, ${workspaceId}, conv.id, 'visitor', ${c.content},
-        ${c.now} FROM conv
+        ${c.clientId ?? null}, ${c.now} FROM conv
       RETURNING id, created_at)
     SELECT conv.*, msg.id AS m_id, msg.created_at AS m_created_at FROM conv, msg`;
   if (!row) return null;
@@ -56,7 +57,7 @@ export async function insertFirstTurn(
       cost_micro_cents: 0,
       sources: [],
       author_user_id: null,
-      client_id: null,
+      client_id: c.clientId ?? null,
       delivered_at: null,
       created_at: m_created_at,
     },

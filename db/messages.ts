@@ -197,3 +197,32 @@ export async function findMessageByClientId(
        AND client_id = ${clientId}`;
   return row ?? null;
 }
+
+/**
+ * Whether `err` is the unique violation of a visitor idempotency key: a
+ * concurrent request stored the same key first (nothing of this one was written).
+ */
+export function isVisitorKeyTaken(err: unknown): boolean {
+  const e = err as { code?: unknown; constraint_name?: unknown } | null;
+  return e?.code === "23505" && e.constraint_name === "messages_visitor_key_idx";
+}
+
+/**
+ * The `client_id` of the AI reply to the visitor message keyed `clientKey`:
+ * the per-conversation unique index then keeps one stored reply per key.
+ */
+export function replyClientId(clientKey: string): string {
+  return `reply:${clientKey}`;
+}
+
+/** The visitor message stored under an idempotency key in the workspace, if any. */
+export async function findVisitorMessageByKey(
+  sql: Executor,
+  workspaceId: number,
+  clientKey: string,
+): Promise<MessageRow | null> {
+  const [row] = await sql<MessageRow[]>`
+    SELECT * FROM messages
+     WHERE workspace_id = ${workspaceId} AND role = 'visitor' AND client_id = ${clientKey}`;
+  return row ?? null;
+}

@@ -44,8 +44,8 @@ export async function findChatbotName(
 export interface PushTargetRow {
   id: number;
   endpoint: string;
-  p256dh: string;
-  auth: string;
+  /** Sealed under APP_KEY (domain/notifications/push_keys.ts). */
+  keys_ciphertext: string;
 }
 
 export interface AlertTarget {
@@ -77,8 +77,8 @@ export async function findAlertTargets(
         FROM conversations WHERE id = ${conversationId})
     SELECT u.id AS user_id, u.email, p.settings, p.dnd_until,
            COALESCE(json_agg(json_build_object('id', s.id, 'endpoint', s.endpoint,
-                                               'p256dh', s.p256dh, 'auth', s.auth) ORDER BY s.id)
-                      FILTER (WHERE s.id IS NOT NULL
+                                               'keys_ciphertext', s.keys_ciphertext) ORDER BY s.id)
+                      FILTER (WHERE s.id IS NOT NULL AND s.keys_ciphertext IS NOT NULL
                                 AND (s.token_id IS NULL
                                      OR (t.revoked_at IS NULL AND t.expires_at > now()))),
                     '[]'::json) AS subscriptions

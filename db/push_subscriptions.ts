@@ -5,16 +5,18 @@ export interface PushSubscriptionRow {
   id: number;
   user_id: number;
   endpoint: string;
-  p256dh: string;
-  auth: string;
+  /** `{p256dh, auth}` as JSON, encrypted under APP_KEY (domain/notifications/push_keys.ts). */
+  keys_ciphertext: string;
   device_name: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 /**
- * Register or refresh a subscription. The endpoint is the key: a browser that
- * subscribes again (new keys, another signed-in agent) moves the row over.
+ * Register or refresh a subscription. The agent and the endpoint are the key:
+ * the same agent subscribing again (new keys, a new token) updates their row;
+ * another agent posting the same endpoint gets a row of their own, so a row
+ * never changes hands (migration 0106).
  */
 export async function upsertPushSubscription(
   sql: Executor,
@@ -23,20 +25,19 @@ export async function upsertPushSubscription(
     userId: number;
     tokenId: number;
     endpoint: string;
-    p256dh: string;
-    auth: string;
+    keysCiphertext: string;
     deviceName: string | null;
   },
 ): Promise<PushSubscriptionRow & { created: boolean }> {
   const [row] = await sql<(PushSubscriptionRow & { created: boolean })[]>`
-    INSERT INTO push_subscriptions (workspace_id, user_id, token_id, endpoint, p256dh, auth,
+    INSERT INTO push_subscriptions (workspace_id, user_id, token_id, endpoint, keys_ciphertext,
                                     device_name)
     VALUES (${input.workspaceId}, ${input.userId}, ${input.tokenId}, ${input.endpoint},
-            ${input.p256dh}, ${input.auth}, ${input.deviceName})
-    ON CONFLICT (endpoint) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
-      user_id = EXCLUDED.user_id, token_id = EXCLUDED.token_id, p256dh = EXCLUDED.p256dh,
-      auth = EXCLUDED.auth, device_name = EXCLUDED.device_name, updated_at = now()
-    RETURNING id, user_id, endpoint, p256dh, auth, device_name, created_at, updated_at,
+            ${input.keysCiphertext}, ${input.deviceName})
+    ON CONFLICT (user_id, endpoint) DO UPDATE SET token_id = EXCLUDED.token_id,
+      keys_ciphertext = EXCLUDED.keys_ciphertext, device_name = EXCLUDED.device_name,
+      updated_at = now()
+    RETURNING id, user_id, endpoint, keys_ciphertext, device_name, created_at, updated_at,
               (xmax = 0) AS created`;
   return row!;
 }
@@ -57,11 +58,40 @@ export async function deleteSubscriptions(sql: Executor, ids: number[]): Promise
 export async function findSubscriptions(
   sql: Executor,
   ids: number[],
-): Promise<{ id: number; endpoint: string; p256dh: string; auth: string }[]> {
+): Promise<StoredPushTarget[]> {
   if (ids.length === 0) return [];
-  return await sql<{ id: number; endpoint: string; p256dh: string; auth: string }[]>`
-    SELECT id, endpoint, p256dh, auth FROM push_subscriptions
-     WHERE id = ANY(${sql.array(ids)}::bigint[]) ORDER BY id`;
+  return await sql<StoredPushTarget[]>`
+    SELECT id, endpoint, keys_ciphertext FROM push_subscriptions
+     WHERE id = ANY(${sql.array(ids)}::bigint[]) AND keys_ciphertext IS NOT NULL ORDER BY id`;
+}
+
+/** A subscription as delivery reads it: its keys still sealed. */
+export interface StoredPushTarget {
+  id: number;
+  endpoint: string;
+  keys_ciphertext: string;
+}
+
+/** Keys stored in plain text before migration 0107, to encrypt at start. */
+export async function listLegacyPushKeys(
+  sql: Executor,
+): Promise<{ id: number; p256dh: string; auth: string }[]> {
+  return await sql<{ id: number; p256dh: string; auth: string }[]>`
+    SELECT id, legacy_p256dh AS p256dh, legacy_auth AS auth FROM push_subscriptions
+     WHERE legacy_p256dh IS NOT NULL ORDER BY id`;
+}
+
+/** Store the sealed keys and forget the plain ones, unless the row changed meanwhile. */
+export async function replaceLegacyPushKeys(
+  sql: Executor,
+  id: number,
+  plainP256dh: string,
+  ciphertext: string,
+): Promise<void> {
+  await sql`
+    UPDATE push_subscriptions
+       SET keys_ciphertext = ${ciphertext}, legacy_p256dh = NULL, legacy_auth = NULL
+     WHERE id = ${id} AND legacy_p256dh = ${plainP256dh}`;
 }
 
 /** A refreshed token takes over its device's subscriptions. */

@@ -20,6 +20,7 @@ import {
   validationBody,
 } from "./doors/http_errors.ts";
 import { checkOnRestDoor, skipOnRestDoor } from "./doors/invoke_procedure.ts";
+import { throwIfUnread } from "./doors/door_input.ts";
 
 export interface Meta {
   /** The REST route and its OpenAPI description (routers/openapi/operation_meta.ts). */
@@ -128,14 +129,19 @@ const absentInputAsObject = skipOnRestDoor(
 /**
  * Text the database cannot store as sent (a NUL, a lone surrogate) and
  * objects nested past the bound are a 422 here, not a database fault (a 500)
- * later: guards/storable_input.ts.
+ * later: guards/storable_input.ts. It is the first step that reads the input,
+ * so a body the REST door could not read fails here (400, 413), after the
+ * authentication and rate limit, as on /trpc (doors/door_input.ts).
  */
 const storableInput = checkOnRestDoor(
   t.middleware(async ({ getRawInput, next }) => {
     rejectUnstorableInput(await getRawInput());
     return next();
   }),
-  (_ctx, rawInput) => rejectUnstorableInput(rawInput),
+  (_ctx, rawInput) => {
+    throwIfUnread(rawInput);
+    rejectUnstorableInput(rawInput);
+  },
 );
 
 const base = t.procedure.use(domainErrors).use(absentInputAsObject);

@@ -13,6 +13,7 @@ import {
   type MessageRow,
   type MessageSource,
   recentMessages,
+  replyClientId,
 } from "../../db/messages.ts";
 import { Conflict } from "../errors.ts";
 import { HISTORY_MESSAGES, HUMAN_OWNS_NOTE } from "../conversations/start_visitor_turn.ts";
@@ -29,6 +30,11 @@ export interface ReplyInput {
   visitorMessage: MessageRow;
   /** The messages before it, oldest first, when the turn already read them. */
   history?: MessageRow[];
+}
+
+/** The visitor message's idempotency key, if it has one: the reply is stored once per key. */
+function replyKeyOf(visitorMessage: MessageRow): string | null {
+  return visitorMessage.client_id === null ? null : replyClientId(visitorMessage.client_id);
 }
 
 export interface Reply {
@@ -71,6 +77,7 @@ export async function generateReply(
     tokensOut: result.tokensOut,
     costMicroCents: costMicroCents(bot.model, result.tokensIn, result.tokensOut),
     sources,
+    clientId: replyKeyOf(input.visitorMessage),
     now,
   }, { onlyIfAiMayAnswer: true });
   if (!message) throw new Conflict(HUMAN_OWNS_NOTE);

@@ -13,7 +13,7 @@ import {
   setCatalogueSync,
 } from "../../db/catalogue.ts";
 import { listIntegrations } from "../../db/workspace_integrations.ts";
-import { addressPolicy } from "../crawl/address_policy.ts";
+import { hostAllowancePolicy } from "../crawl/host_allowance.ts";
 import { readCredential } from "../customer_context/integration_credentials.ts";
 import { findProviderClient } from "../ai/provider_client.ts";
 import { EmbeddingsUnsupported, embedTexts } from "../ai/embed_texts.ts";
@@ -35,7 +35,8 @@ export const syncCatalogueJob: JobHandler = {
     const products = await fetchShopifyProducts(
       { domain: store.account, accessToken: await readCredential(deps.appKey, store) },
       {
-        policy: addressPolicy(deps.config),
+        // The storefront is an integration: its allowance is CONTEXT_ALLOW_HOSTS, as for orders.
+        policy: (url: URL) => hostAllowancePolicy(deps.config.integrationAllowHosts, url),
         timeoutMs: Math.max(PAGE_TIMEOUT_MS, deps.config.customerContextTimeoutMs),
         baseUrl: deps.config.shopifyBaseUrl,
       },

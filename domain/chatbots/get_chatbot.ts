@@ -29,8 +29,15 @@ export async function getChatbotForReply(
   workspaceId: number,
   publicKey: string,
   now: Date,
+  clientKey: string | null = null,
 ): Promise<ChatbotForReply> {
-  const found = await findWorkspaceChatbotForReply(sql, workspaceId, publicKey, quotaMonth(now));
+  const found = await findWorkspaceChatbotForReply(
+    sql,
+    workspaceId,
+    publicKey,
+    quotaMonth(now),
+    clientKey,
+  );
   if (!found) throw new NotFound("Chatbot not found.");
   return found;
 }

@@ -30,6 +30,8 @@ export async function answerVisitorMessage(
     /** Read with the bot (see getChatbotForReply); looked up or not used when absent. */
     providerCiphertext?: string | null;
     quotaHeadroom?: number | null;
+    /** The client's idempotency key, stored with the message (send_visitor_message.ts). */
+    clientId?: string;
   },
 ): Promise<AnsweredMessage> {
   if (!input.bot.is_active) {

@@ -37,6 +37,11 @@ export interface VisitorTurnInput {
   channel?: "api" | "widget";
   /** Widget: the conversation must have been opened by `visitorId`, else NotFound. */
   requireVisitorMatch?: boolean;
+  /**
+   * The client's idempotency key, stored with the message. A key already
+   * stored in the workspace fails the write (`isVisitorKeyTaken`), nothing saved.
+   */
+  clientId?: string;
 }
 
 /** Messages before the visitor's, oldest first, that a reply takes as context. */
@@ -116,6 +121,7 @@ async function firstTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
     visitorEmail: input.visitor?.email || undefined,
     visitorPhone: input.visitor?.phone || undefined,
     content: input.content,
+    clientId: input.clientId,
     month: quotaMonth(now),
     now,
   });
@@ -142,6 +148,7 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
       conversationId: conversation.id,
       role: "visitor",
       content: input.content,
+      clientId: input.clientId,
       now,
     }))!;
     const history = await recentMessages(

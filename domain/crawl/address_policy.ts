@@ -4,7 +4,9 @@
  * at 169.254.169.254), multicast and reserved addresses are refused after DNS
  * resolution, on the first request and on every redirect. CRAWL_ALLOW_PRIVATE
  * lifts the rule (intranet deployments); CRAWL_ALLOW_HOSTS lifts it for exact
- * `host:port` pairs only (the test suite's local site).
+ * `host:port` pairs only (the test suite's local site). Those two are the
+ * crawler's own: push endpoints and the customer-context integrations use the
+ * same rule with their own allowance (host_allowance.ts).
  */
 import type { Config } from "../../app/config.ts";
 

@@ -9,7 +9,7 @@
 import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { type IntegrationRow, listIntegrations } from "../../db/workspace_integrations.ts";
-import { addressPolicy } from "../crawl/address_policy.ts";
+import { hostAllowancePolicy } from "../crawl/host_allowance.ts";
 import { NotFound } from "../errors.ts";
 import { CONVERSATION_NOT_FOUND } from "../assist/assist_target.ts";
 import { readCredential } from "./integration_credentials.ts";
@@ -75,7 +75,7 @@ export async function customerContext(
 
 function guard(deps: AppDeps, baseUrl: string | null) {
   return {
-    policy: addressPolicy(deps.config),
+    policy: (url: URL) => hostAllowancePolicy(deps.config.integrationAllowHosts, url),
     timeoutMs: deps.config.customerContextTimeoutMs,
     baseUrl,
   };

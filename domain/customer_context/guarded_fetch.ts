@@ -1,14 +1,16 @@
 /**
  * The fetch the customer-context clients (Shopify, Stripe) are given: every
- * URL passes the one address policy (domain/crawl/address_policy.ts) before
- * it is called, redirects are not followed, and each call has a deadline. A
+ * URL passes the one address policy (domain/crawl/address_policy.ts), with
+ * the integrations' own allowance (CONTEXT_ALLOW_HOSTS), before it is
+ * called; redirects are not followed, and each call has a deadline. A
  * configured base URL (tests' fake servers, a proxy) replaces the origin the
  * library chose, keeping its path and query.
  */
 import { type AddressPolicy, assertAddressAllowed } from "../crawl/address_policy.ts";
 
 export interface GuardOptions {
-  policy: AddressPolicy;
+  /** The address policy for a URL (crawl/host_allowance.ts). */
+  policy: (url: URL) => AddressPolicy;
   timeoutMs: number;
   /** Origin to call instead of the library's (`http://127.0.0.1:8001`), or null. */
   baseUrl?: string | null;
@@ -22,7 +24,7 @@ export function guardedFetch(opts: GuardOptions): typeof fetch {
       const base = new URL(opts.baseUrl);
       url = new URL(url.pathname + url.search, base);
     }
-    await assertAddressAllowed(url, opts.policy);
+    await assertAddressAllowed(url, opts.policy(url));
     const deadline = AbortSignal.timeout(opts.timeoutMs);
     const callerSignal = init?.signal ?? request?.signal;
     const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;

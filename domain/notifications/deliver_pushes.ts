@@ -7,11 +7,12 @@
  * registration); a host's verdict is kept for a minute.
  */
 import type { AppDeps } from "../deps.ts";
-import { deleteSubscriptions } from "../../db/push_subscriptions.ts";
+import { deleteSubscriptions, type StoredPushTarget } from "../../db/push_subscriptions.ts";
 import { AddressRefused } from "../crawl/address_policy.ts";
 import type { AlertPayload } from "./alert_kinds.ts";
 import { assertPushEndpointAllowed } from "./push_address.ts";
 import type { PushSender, PushTarget } from "./send_push.ts";
+import { openPushKeys } from "./push_keys.ts";
 
 const PARALLEL = 16;
 const HOST_VERDICT_MS = 60_000;
@@ -19,7 +20,7 @@ const HOST_VERDICT_MS = 60_000;
 export interface Deliverer {
   deliver(
     alert: AlertPayload,
-    targets: (PushTarget & { id: number })[],
+    targets: StoredPushTarget[],
     signal: AbortSignal,
   ): Promise<{ delivered: number; retry: number[] }>;
 }
@@ -59,7 +60,18 @@ export function createDeliverer(deps: AppDeps, sender: PushSender): Deliverer {
             deps.log.warn("push endpoint refused by the address policy", { subscription: t.id });
             continue;
           }
-          const outcome = await sender.send(t, payload, signal);
+          let target: PushTarget;
+          try {
+            target = {
+              endpoint: t.endpoint,
+              ...await openPushKeys(deps.appKey, t.keys_ciphertext),
+            };
+          } catch {
+            // Sealed under another APP_KEY: no attempt can succeed.
+            deps.log.warn("push keys unreadable (APP_KEY changed?)", { subscription: t.id });
+            continue;
+          }
+          const outcome = await sender.send(target, payload, signal);
           if (outcome.kind === "delivered") delivered++;
           else if (outcome.kind === "gone") gone.push(t.id);
           else if (outcome.kind === "retry") retry.push(t.id);

@@ -10,13 +10,10 @@ import {
   assertAddressAllowed,
   type Resolver,
 } from "../crawl/address_policy.ts";
+import { hostAllowancePolicy } from "../crawl/host_allowance.ts";
 
 export function pushAddressPolicy(config: NotificationConfig, url: URL): AddressPolicy {
-  const host = url.hostname.toLowerCase();
-  const port = url.port || "443";
-  const allowed = config.pushAllowHosts.includes(host) ||
-    config.pushAllowHosts.includes(`${host}:${port}`);
-  return { allowPrivate: allowed, allowHosts: [] };
+  return hostAllowancePolicy(config.pushAllowHosts, url);
 }
 
 /** Throws AddressRefused for a forbidden endpoint, a plain Error when DNS fails. */

@@ -10,6 +10,7 @@ import type { Auth } from "../auth/tokens.ts";
 import { AddressRefused } from "../crawl/address_policy.ts";
 import { Invalid, NotConfigured } from "../errors.ts";
 import { assertPushEndpointAllowed } from "./push_address.ts";
+import { sealPushKeys } from "./push_keys.ts";
 
 export interface SubscriptionInput {
   endpoint: string;
@@ -53,8 +54,7 @@ export async function registerPushSubscription(
     userId: auth.user.id,
     tokenId: auth.tokenId,
     endpoint: input.endpoint,
-    p256dh: input.p256dh,
-    auth: input.auth,
+    keysCiphertext: await sealPushKeys(deps.appKey, input),
     deviceName: input.deviceName ?? auth.deviceName,
   });
   return {

@@ -32,8 +32,15 @@ export async function loadWidgetBotForReply(
   publicKey: string,
   now: Date,
   visitorId: string,
+  clientKey: string | null = null,
 ): Promise<ChatbotForReply> {
-  const found = await findActiveChatbotForReply(sql, publicKey, quotaMonth(now), visitorId);
+  const found = await findActiveChatbotForReply(
+    sql,
+    publicKey,
+    quotaMonth(now),
+    visitorId,
+    clientKey,
+  );
   if (!found) throw new NotFound("No active chatbot with that key.");
   if (found.visitorBlocked) throw new Forbidden(VISITOR_BLOCKED_MESSAGE);
   return found;

@@ -34,6 +34,8 @@ export interface StreamTurnInput {
   providerCiphertext?: string | null;
   /** Messages left this month, read with the bot (null: unlimited; absent: unknown). */
   quotaHeadroom?: number | null;
+  /** The widget's idempotency key for this message (widget_turn.ts). */
+  clientId?: string;
 }
 
 /**
@@ -89,6 +91,7 @@ export async function openStreamTurn(
       visitor,
       channel: "widget",
       requireVisitorMatch: true,
+      clientId: input.clientId,
     });
   } catch (err) {
     draft?.cancel();

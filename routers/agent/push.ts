@@ -25,7 +25,7 @@ export const pushSubscribe = agentProcedure
     openapi: {
       method: "POST",
       path: "/api/agent/push/subscriptions",
-      summary: "Register this device's push subscription (upserted on endpoint)",
+      summary: "Register this device's push subscription (upserted on the agent and endpoint)",
     },
     permission: "handle-conversations",
     rateLimit: { name: "agent-push-subscribe", limit: 20, windowSeconds: 60, by: "user" },

@@ -4,6 +4,7 @@
  * own fetch handler rebuilds it per request, ~50x slower); procedures are then
  * invoked directly with the merged path, query and body input.
  */
+import { doorInput, UnreadBody } from "./door_input.ts";
 import type { AnyRouter } from "@trpc/server";
 import type { RequestContext } from "../context.ts";
 import { type ErrorReply, toErrorReply } from "./http_errors.ts";
@@ -170,10 +171,16 @@ export async function handleRest(
   const { route, params } = match;
   try {
     const method = ctx.req.method;
-    const body = method === "GET" || method === "HEAD"
-      ? null
-      : await readBody(ctx.req, route.proc.meta?.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
-    const input = { ...queryObject(search), ...body, ...params };
+    let input: Record<string, unknown> | UnreadBody;
+    try {
+      const body = method === "GET" || method === "HEAD"
+        ? null
+        : await readBody(ctx.req, route.proc.meta?.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
+      input = doorInput(queryObject(search), body, params);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge || err instanceof BadRequest)) throw err;
+      input = new UnreadBody(err);
+    }
     const output = await invokeProcedure(route.proc, ctx, input);
     const status = ctx.response.status ?? 200;
     if (method === "HEAD") {
@@ -186,7 +193,10 @@ export async function handleRest(
     const headers = ctx.response.headers;
     headers.set("content-type", JSON_TYPE);
     return new Response(JSON.stringify(output), { status, headers });
-  } catch (err) {
+  } catch (thrown) {
+    // A body read error comes back from the chain wrapped (door_input.ts).
+    const cause = (thrown as { cause?: unknown }).cause;
+    const err = cause instanceof BodyTooLarge || cause instanceof BadRequest ? cause : thrown;
     if (err instanceof BodyTooLarge) {
       return jsonResponse(413, { message: err.message }, ctx.response.headers);
     }

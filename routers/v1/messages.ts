@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
 import { chars } from "../schemas/text.ts";
-import { getChatbotForReply } from "../../domain/chatbots/get_chatbot.ts";
-import { answerVisitorMessage } from "../../domain/conversations/answer_visitor_message.ts";
+import { sendVisitorMessage } from "../../domain/conversations/send_visitor_message.ts";
+import { clientIdField, idempotencyKey } from "../schemas/idempotency_key.ts";
 
 const META_MAX_BYTES = 16_384;
 
@@ -17,8 +17,12 @@ export const sendMessage = apiProcedure
         "continues that conversation. While a human owns the conversation `reply` is null and " +
         "`note` says why. 429 when the workspace's monthly message limit is reached. 502 when " +
         "the AI provider fails: `message` names the cause and `conversation_id` the " +
-        "conversation that kept the visitor message, so a retry can continue it.",
-      errors: [429, 502],
+        "conversation that kept the visitor message, so a retry can continue it. With " +
+        "`client_id` (or the `Idempotency-Key` header) a retry of a stored message returns " +
+        "that message's conversation and stored reply instead of storing it twice " +
+        "(docs/errors.md, retrying safely); the same key for a different message is 422, and " +
+        "409 while the first request's reply is still being written.",
+      errors: [409, 429, 502],
       responseExample: {
         conversation_id: "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
         status: "bot",
@@ -33,6 +37,7 @@ export const sendMessage = apiProcedure
       requestExample: {
         message: "Do you ship to Iceland?",
         visitor_id: "crm-contact-1842",
+        client_id: "6f1c2e0a-8d3b-4c1e-9b7a-2f4d5e6a7b8c",
         meta: { plan: "pro" },
       },
     },
@@ -49,6 +54,7 @@ export const sendMessage = apiProcedure
       "The visitor id field is required.",
     ),
     conversation_id: z.uuid().optional(),
+    client_id: clientIdField.optional(),
     meta: z.record(z.string(), z.unknown()).refine(
       (m) => new TextEncoder().encode(JSON.stringify(m)).length <= META_MAX_BYTES,
       `The meta field must not be larger than ${META_MAX_BYTES / 1024} KB.`,
@@ -67,22 +73,14 @@ export const sendMessage = apiProcedure
     note: z.string().optional(),
   }))
   .mutation(async ({ ctx, input }) => {
-    const workspaceId = ctx.auth!.workspace.id;
-    const { bot, providerCiphertext, quotaHeadroom } = await getChatbotForReply(
-      ctx.deps.sql,
-      workspaceId,
-      input.key,
-      ctx.now,
-    );
-    const out = await answerVisitorMessage(ctx.deps, {
-      workspaceId,
-      bot,
-      providerCiphertext,
-      quotaHeadroom,
+    const out = await sendVisitorMessage(ctx.deps, {
+      workspaceId: ctx.auth!.workspace.id,
+      botKey: input.key,
       visitorId: input.visitor_id,
       conversationId: input.conversation_id,
       content: input.message,
       meta: input.meta,
+      clientId: idempotencyKey(ctx.req, input.client_id),
     });
     const base = { conversation_id: out.conversation.public_id, status: out.conversation.status };
     if (!out.reply) return { ...base, reply: null, note: out.note ?? undefined };

@@ -9,15 +9,18 @@ import { z } from "zod";
 import type { AppDeps } from "../../domain/deps.ts";
 import { describeError } from "../../app/logger.ts";
 import {
+  Conflict,
   type ProviderFailureKind,
   ProviderUnavailable,
   QuotaExceeded,
 } from "../../domain/errors.ts";
-import { loadWidgetBotForReply } from "../../domain/widget/load_widget_bot.ts";
-import { answerTurn, openStreamTurn } from "../../domain/widget/stream_turn.ts";
+import type { TurnAnswer } from "../../domain/widget/stream_turn.ts";
+import { openWidgetTurn } from "../../domain/widget/widget_turn.ts";
+import { clientIdField, idempotencyKey } from "../schemas/idempotency_key.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { rejectUnstorableInput } from "../guards/storable_input.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
+import { doorInput } from "../doors/door_input.ts";
 import { isDatabaseUnreachable } from "../../db/unreachable.ts";
 import { errorResponse, jsonResponse } from "../doors/rest_door.ts";
 import { sseResponse } from "../doors/sse.ts";
@@ -66,6 +69,7 @@ export const streamInput = z.object({
   conversation_id: conversationIdField.optional(),
   meta: metaField.optional(),
   identity: z.string().max(4000).optional(),
+  client_id: clientIdField.optional(),
 });
 
 /**
@@ -81,6 +85,7 @@ const VISITOR_ERRORS = {
   provider_error: "The assistant couldn't answer just now. Please try again in a moment.",
   provider_rate_limited: "The assistant is busy right now. Please try again in a minute.",
   quota_exceeded: "The assistant isn't available right now. Please try again later.",
+  still_answering: "Your message was received; its reply is still on its way. Please try again.",
   unavailable: "We're having trouble on our side. Please try again in a moment.",
   internal: "Something went wrong on our side. Please try again.",
 } as const;
@@ -95,8 +100,6 @@ const CODE_OF_KIND: Record<ProviderFailureKind, StreamErrorCode> = {
   provider_error: "provider_error",
   rate_limited: "provider_rate_limited",
 };
-
-type Answer = Awaited<ReturnType<typeof answerTurn>>;
 
 /** Largest body read: the fields' own limits add up to well under this. */
 export const STREAM_MAX_BODY_BYTES = 64 * 1024;
@@ -138,19 +141,15 @@ export async function handleStream(
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   try {
     await enforceRateLimit(deps.kv, STREAM_RATE_LIMIT, ip, headers);
-    const body = await readJson(req);
-    rejectUnstorableInput(body);
-    const parsed = streamInput.safeParse({ ...body, key });
+    const raw = doorInput({}, await readJson(req), { key });
+    rejectUnstorableInput(raw);
+    const parsed = streamInput.safeParse(raw);
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const input = parsed.data;
-    const { bot, providerCiphertext, quotaHeadroom } = await loadWidgetBotForReply(
-      deps.sql,
-      input.key,
-      deps.clock(),
-      input.visitor_id,
-    );
     const visitor = input.meta?.visitor;
-    const turn = await openStreamTurn(deps, bot, {
+    const turn = await openWidgetTurn(deps, {
+      botKey: input.key,
+      clientId: idempotencyKey(req, input.client_id),
       visitorId: input.visitor_id,
       message: input.message,
       conversationId: input.conversation_id,
@@ -163,8 +162,6 @@ export async function handleStream(
         }
         : undefined,
       identity: input.identity,
-      providerCiphertext,
-      quotaHeadroom,
     });
     return sseResponse(async (out, signal) => {
       out.send("meta", {
@@ -174,11 +171,8 @@ export async function handleStream(
       });
       try {
         // Bounded like a request: a database that stops answering ends the stream.
-        const answer = await deps.db.watch.guard<Answer | null>(
-          answerTurn(deps, bot, turn, {
-            onDelta: (delta) => out.send("delta", { delta }),
-            signal,
-          }),
+        const answer = await deps.db.watch.guard<TurnAnswer | null>(
+          turn.answer({ onDelta: (delta) => out.send("delta", { delta }), signal }),
           () => null,
         );
         if (answer === null) {
@@ -197,7 +191,7 @@ export async function handleStream(
         );
       } catch (err) {
         if (signal.aborted) return; // the visitor left: nobody to tell
-        out.send("error", streamError(deps, bot.public_key, err, onFault));
+        out.send("error", streamError(deps, turn.bot.public_key, err, onFault));
       }
     }, { headers, onError: onFault });
   } catch (err) {
@@ -215,6 +209,7 @@ function streamError(
   let code: StreamErrorCode = "internal";
   if (err instanceof ProviderUnavailable) code = CODE_OF_KIND[err.kind];
   else if (err instanceof QuotaExceeded) code = "quota_exceeded";
+  else if (err instanceof Conflict) code = "still_answering";
   else if (isDatabaseUnreachable(err)) code = "unavailable";
   if (code === "internal") onFault(err);
   else deps.log.warn("widget reply failed", { bot: botKey, code, cause: (err as Error).message });

@@ -17,8 +17,13 @@ const EVENTS = `Each event is \`event: <name>\` and \`data: <JSON>\`, in this or
 
 \`error.message\` is a short sentence for visitors; \`code\` is one of \`provider_not_configured\`,
 \`provider_key_refused\`, \`provider_rejected\`, \`provider_unreachable\`, \`provider_error\`,
-\`provider_rate_limited\`, \`quota_exceeded\`, \`internal\`. The operator's cause goes to the
-server log. Clients ignore events they do not know.
+\`provider_rate_limited\`, \`quota_exceeded\`, \`still_answering\`, \`unavailable\`, \`internal\`.
+The operator's cause goes to the server log. Clients ignore events they do not know.
+
+Retries: send \`client_id\` (or the \`Idempotency-Key\` header), a new one per message and the same
+one when retrying it. A retry of a stored message streams that message's \`meta\` and its stored
+reply (one \`delta\` with the whole text) instead of storing it twice; the same key for a different
+message is 422.
 
 A refusal before the visitor message is stored (unknown bot, validation, rate limit, monthly
 quota) is a plain JSON error, not a stream.`;
@@ -44,6 +49,7 @@ export const streamOperation: DescribedOperation = {
       requestExample: {
         visitor_id: "v-7f3a9c",
         message: "Do you ship to Iceland?",
+        client_id: "3c9d8a1e-5b2f-4d7c-8e6a-1f0b2c3d4e5f",
         meta: { page_url: "https://example.com/pricing" },
       },
     },

@@ -32,9 +32,9 @@ const s = await startTestServer({
     AI_BASE_URL: ai.baseUrl,
     SHOPIFY_BASE_URL: shopify.baseUrl,
     STRIPE_BASE_URL: stripe.baseUrl,
-    // Only the two fakes are reachable: the address policy is on.
-    CRAWL_ALLOW_PRIVATE: "0",
-    CRAWL_ALLOW_HOSTS: `${shopify.hostPort},${stripe.hostPort}`,
+    // Only the two fakes are reachable: the integrations' own allowance. The
+    // crawler's (CRAWL_ALLOW_PRIVATE=1 from the test server) does not apply.
+    CONTEXT_ALLOW_HOSTS: `${shopify.hostPort},${stripe.hostPort}`,
     CONTEXT_TIMEOUT_MS: "400",
   },
 });
@@ -260,6 +260,28 @@ Deno.test("customer context", serverTestOptions, async (t) => {
       shop: "acme-store.myshopify.com",
       credential: shopify.accessToken,
     });
+  });
+
+  await t.step("the crawler's allowance does not open the integrations' addresses", async () => {
+    const { customerContext } = await import(
+      "../../domain/customer_context/customer_context.ts"
+    );
+    const before = shopify.requests.length + stripe.requests.length;
+    // The fakes allowed for the crawler only: the integrations are refused.
+    const config = {
+      ...s.deps.config,
+      crawlAllowPrivate: true,
+      crawlAllowHosts: [shopify.hostPort, stripe.hostPort],
+      integrationAllowHosts: [],
+    };
+    const r = await customerContext({ ...s.deps, config }, {
+      workspaceId: (await s.deps.sql<{ id: number }[]>`
+        SELECT id FROM workspaces WHERE slug = 'acme'`)[0]!.id,
+      conversationId: await conversationOf("jane@example.com"),
+    });
+    assertEquals(r.storefront, { connected: true, orders: [] });
+    assertEquals(r.billing.data, null);
+    assertEquals(shopify.requests.length + stripe.requests.length, before);
   });
 
   await t.step("not linked: connected false, no orders, data null", async () => {

@@ -13,6 +13,7 @@ import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type ReceivedPush, startPushService } from "../helpers/push_service.ts";
+import { openPushKeys } from "../../domain/notifications/push_keys.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
 const KEY = "acme-helper";
@@ -113,9 +114,16 @@ Deno.test("web push", serverTestOptions, async (t) => {
         assertEquals(again.status, 200);
         assertEquals(again.body.created, false);
         assertEquals(again.body.id, first.body.id);
-        const rows = await s.deps.sql<{ auth: string }[]>`
-        SELECT auth FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`;
-        assertEquals(rows.map((r) => r.auth), ["bmV3LWF1dGg"]);
+        // The keys are stored encrypted under APP_KEY, never in plain text.
+        const rows = await s.deps.sql<{ keys_ciphertext: string }[]>`
+          SELECT * FROM push_subscriptions WHERE endpoint = ${sub.endpoint}`;
+        assertEquals(rows.length, 1);
+        const stored = JSON.stringify(rows[0]);
+        assertOk(!stored.includes(sub.keys.p256dh) && !stored.includes("bmV3LWF1dGg"), stored);
+        assertEquals(await openPushKeys(s.deps.appKey, rows[0]!.keys_ciphertext), {
+          p256dh: sub.keys.p256dh,
+          auth: "bmV3LWF1dGg",
+        });
         await s.deps.sql`DELETE FROM push_subscriptions WHERE id = ${first.body.id}`;
       },
     );
@@ -160,6 +168,30 @@ Deno.test("web push", serverTestOptions, async (t) => {
     await setPrefs(AMY, { events: { visitor_arrived: { push: true } } });
     await setPrefs(ABE, { events: { visitor_arrived: { push: true } } });
     const chat = await newChat();
+
+    await t.step(
+      "another account posting a known endpoint gets its own row, never the owner's",
+      async () => {
+        // Globex's agent registers Amy's endpoint (with keys of its own).
+        const other = await push.subscribe();
+        const r = await http(s.url, "POST", "/api/agent/push/subscriptions", {
+          token: T.globex.owner.agent,
+          body: { endpoint: amy.endpoint, keys: other.keys },
+        });
+        assertEquals(r.status, 201, r.text);
+        assertEquals(r.body.created, true);
+        assertOk(r.body.id !== amy.rowId);
+        const rows = await s.deps.sql<{ id: number; email: string }[]>`
+          SELECT s.id, u.email FROM push_subscriptions s JOIN users u ON u.id = s.user_id
+           WHERE s.endpoint = ${amy.endpoint} ORDER BY s.id`;
+        assertEquals(rows.map((row) => ({ ...row })), [
+          { id: amy.rowId, email: EMAIL.acmeAgent },
+          { id: r.body.id, email: EMAIL.globexOwner },
+        ]);
+        // Its own row only: Amy's keeps Amy's alerts (the next steps) and keys.
+        await s.deps.sql`DELETE FROM push_subscriptions WHERE id = ${r.body.id}`;
+      },
+    );
 
     await t.step("visitor_arrived: a new visitor's first heartbeat", async () => {
       const visitor = `arriving-${crypto.randomUUID()}`;

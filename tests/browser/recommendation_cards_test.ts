@@ -62,7 +62,11 @@ Deno.test("recommended products show as cards and open buy_url", serverTestOptio
   });
   const s = await startTestServer({
     seed,
-    env: { AI_BASE_URL: ai.baseUrl, SHOPIFY_BASE_URL: shopify.baseUrl },
+    env: {
+      AI_BASE_URL: ai.baseUrl,
+      SHOPIFY_BASE_URL: shopify.baseUrl,
+      CONTEXT_ALLOW_HOSTS: shopify.hostPort,
+    },
   });
   const browser = await launchChromium();
   try {

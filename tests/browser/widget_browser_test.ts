@@ -187,6 +187,42 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
       assertEquals((await stored(page, "acme-helper")).conversation, firstConversation);
     });
 
+    await t.step(
+      "a message whose answer was lost to a 503 is retried with its client_id, stored once",
+      async () => {
+        // The first attempt reaches the server, which stores it and answers, but
+        // the page sees a 503 (a partition between the two): the widget retries.
+        const keys: string[] = [];
+        let attempts = 0;
+        await page.route("**/widget/acme-helper/stream", async (route) => {
+          keys.push(JSON.parse(route.request().postData() ?? "{}").client_id);
+          if (attempts++ > 0) return await route.continue();
+          await (await route.fetch()).text();
+          await route.fulfill({
+            status: 503,
+            headers: { "retry-after": "1", "content-type": "application/json" },
+            body: JSON.stringify({ message: "The service is temporarily unavailable." }),
+          });
+        });
+        const question = "Is the retry stored once?";
+        const calls = () => fake.requests.filter((r) => lastUserText(r) === question).length;
+        await input.fill(question);
+        await input.press("Enter");
+        await waitUntil(() => Promise.resolve(attempts === 2), "the retry");
+        await idle(page);
+        await page.unroute("**/widget/acme-helper/stream");
+        assertEquals(keys.length, 2);
+        assertMatch(keys[0]!, /^[0-9a-f]{32}$/);
+        assertEquals(keys[1], keys[0], "the retry reuses the message's client_id");
+        assertEquals(await page.locator(".msg.visitor", { hasText: question }).count(), 1);
+        assertEquals(await page.locator(".msg.assistant .bubble").last().innerText(), HOURS_REPLY);
+        const [row] = await s.deps.sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM messages WHERE role = 'visitor' AND content = ${question}`;
+        assertEquals(row!.n, 1);
+        assertEquals(calls(), 1);
+      },
+    );
+
     await t.step("markup in messages is shown as text and never runs", async () => {
       fake.reply = (req) => `You wrote: ${lastUserText(req)}`;
       await input.fill(XSS);

@@ -12,11 +12,9 @@
  * behind pglite-socket, the embedded database's engine and socket, and the
  * server reaches it through the proxy with one connection, as in embedded mode.
  */
-import { PGlite } from "@electric-sql/pglite";
-import { EMBEDDED_EXTENSIONS } from "../../db/embedded.ts";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
-import { createTestDatabase, serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { openDatabase } from "../helpers/outage_database.ts";
 import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
@@ -27,39 +25,6 @@ import { parseSse, WIDGET_ENV } from "../widget/widget_client.ts";
 const ANSWER_BOUND_MS = 4_000;
 const OUTAGE_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Database {
-  host: { hostname: string; port: number };
-  url: string;
-  env: Record<string, string>;
-  close(): Promise<void>;
-}
-
-async function openDatabase(): Promise<Database> {
-  const real = await createTestDatabase();
-  if (real) {
-    const u = new URL(real.url);
-    return {
-      host: { hostname: u.hostname, port: Number(u.port || 5432) },
-      url: real.url,
-      env: {},
-      close: real.drop,
-    };
-  }
-  const db = await PGlite.create({ extensions: EMBEDDED_EXTENSIONS });
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 8 });
-  await server.start();
-  const port = Number(String(server.getServerConn()).split(":").pop());
-  return {
-    host: { hostname: "127.0.0.1", port },
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    env: { DATABASE_POOL_SIZE: "1" },
-    close: async () => {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
 
 interface Outcome {
   kind: "v1" | "stream";

@@ -2,7 +2,8 @@
  * A workspace's identity secret is stored encrypted under APP_KEY: no column
  * holds it in plain text, identity tokens signed with it still verify, a
  * secret stored in plain text before this rule is encrypted at the next start,
- * and re-applying the seed changes nothing.
+ * and re-applying the seed changes nothing. Push subscription keys stored in
+ * plain text before their rule (migration 0107) are encrypted the same way.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
@@ -11,6 +12,7 @@ import { startFakeAi } from "../helpers/fake_ai.ts";
 import { postStream, signJwt } from "../widget/widget_client.ts";
 import { createStorage, startOn } from "./server_with_deps.ts";
 import type { Sql } from "../../db/client.ts";
+import { openPushKeys } from "../../domain/notifications/push_keys.ts";
 
 const SECRET = "acme-identity-secret";
 
@@ -68,6 +70,26 @@ Deno.test("identity secret at rest", serverTestOptions, async (t) => {
       assertOk(!JSON.stringify(row).includes(SECRET), "plain text left behind");
       await verifiedVisitor(s.url);
     });
+
+    await t.step(
+      "push subscription keys left in plain text are encrypted at the next start",
+      async () => {
+        const [user] = await s.deps.sql<{ id: number; workspace_id: number }[]>`
+        SELECT id, workspace_id FROM users WHERE email = 'agent@acme.test'`;
+        const keys = { p256dh: "BLegacyPlainP256dhKey", auth: "legacy-plain-auth" };
+        await s.deps.sql`
+        INSERT INTO push_subscriptions (workspace_id, user_id, endpoint, legacy_p256dh, legacy_auth)
+        VALUES (${user!.workspace_id}, ${user!.id}, 'https://push.example.com/legacy',
+                ${keys.p256dh}, ${keys.auth})`;
+        await s.stop();
+        s = await startOn(storage, { env });
+        const [row] = await s.deps.sql<{ keys_ciphertext: string }[]>`
+        SELECT * FROM push_subscriptions WHERE endpoint = 'https://push.example.com/legacy'`;
+        const stored = JSON.stringify(row);
+        assertOk(!stored.includes(keys.p256dh) && !stored.includes(keys.auth), stored);
+        assertEquals(await openPushKeys(s.deps.appKey, row!.keys_ciphertext), keys);
+      },
+    );
   } finally {
     await s.stop();
     await storage.drop();

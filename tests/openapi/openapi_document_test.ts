@@ -30,6 +30,7 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
         "401",
         "403",
         "404",
+        "409",
         "413",
         "422",
         "429",

@@ -85,7 +85,7 @@ const s = await startTestServer({
     AI_BASE_URL: ai.baseUrl,
     SHOPIFY_BASE_URL: shopify.baseUrl,
     CRAWL_ALLOW_PRIVATE: "0",
-    CRAWL_ALLOW_HOSTS: shopify.hostPort,
+    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
   },
 });
 

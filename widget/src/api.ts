@@ -36,9 +36,20 @@ export interface StreamHandlers {
 export interface StreamInput {
   visitor_id: string;
   message: string;
+  /** This message's idempotency key: new per message, the same on every retry of it. */
+  client_id: string;
   conversation_id?: string;
   identity?: string;
   meta: { page_url: string; page_title: string; visitor?: VisitorDetails };
+}
+
+/** Retries of a message the server may not have received (network error, 503). */
+const STREAM_RETRIES = 2;
+
+/** A new idempotency key: 32 random hex digits (randomUUID needs a secure page). */
+export function newClientId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export class WidgetApi {
@@ -84,14 +95,14 @@ export class WidgetApi {
     return this.call("POST", "/recommendations/click", body);
   }
 
-  /** Posts a message and dispatches the reply's events until the stream ends. */
+  /**
+   * Posts a message and dispatches the reply's events until the stream ends.
+   * A lost connection or a 503 before the stream starts is retried with the
+   * same `client_id`, so a message the server stored anyway is not stored
+   * twice: the retry streams its stored reply (docs/errors.md).
+   */
   async stream(input: StreamInput, on: StreamHandlers, signal: AbortSignal): Promise<void> {
-    const res = await fetch(`${this.root}/stream`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify(input),
-      signal,
-    });
+    const res = await this.postStream(input, signal);
     if (!res.ok || !res.body || !res.headers.get("content-type")?.includes("event-stream")) {
       throw await failure(res);
     }
@@ -110,6 +121,27 @@ export class WidgetApi {
       }
     });
     if (!finished) on.onError({ message: "The reply was interrupted.", code: "internal" });
+  }
+
+  private async postStream(input: StreamInput, signal: AbortSignal): Promise<Response> {
+    for (let attempt = 0;; attempt++) {
+      let res: Response | null = null;
+      try {
+        res = await fetch(`${this.root}/stream`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "text/event-stream" },
+          body: JSON.stringify(input),
+          signal,
+        });
+      } catch (err) {
+        if (signal.aborted || attempt >= STREAM_RETRIES) throw err;
+      }
+      if (res && (res.status !== 503 || attempt >= STREAM_RETRIES)) return res;
+      const wait = Number(res?.headers.get("retry-after")) || 2 ** attempt;
+      await res?.body?.cancel();
+      await new Promise((r) => setTimeout(r, Math.min(wait, 5) * 1000));
+      signal.throwIfAborted();
+    }
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {

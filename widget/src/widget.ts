@@ -5,7 +5,7 @@
  * starts new chats, keeps presence with the heartbeat (which also delivers
  * agent replies), and asks for a rating once a conversation is closed.
  */
-import { ApiError, WidgetApi } from "./api.ts";
+import { ApiError, newClientId, WidgetApi } from "./api.ts";
 import { h } from "./dom.ts";
 import { MessageLog } from "./message_log.ts";
 import { Presence } from "./presence.ts";
@@ -28,6 +28,8 @@ export class Widget {
   private state: ConversationState | null = null;
   private loaded = false;
   private streaming: AbortController | null = null;
+  /** The last message that failed to send, with its idempotency key. */
+  private unsent: { text: string; clientId: string } | null = null;
   private readonly presence: Presence;
   private ratingShown = false;
   private unread = 0;
@@ -196,6 +198,9 @@ export class Widget {
   /** Sends one visitor message and streams the reply into a live bubble. */
   private async send(text: string): Promise<void> {
     if (this.streaming || this.view.input.disabled) return;
+    // A message that failed keeps its key: sending the same text again is its retry.
+    const clientId = this.unsent?.text === text ? this.unsent.clientId : newClientId();
+    this.unsent = null;
     this.renderChips(false);
     const mine = this.log.add({ id: -1, role: "visitor", content: text });
     const live = this.log.live();
@@ -206,6 +211,7 @@ export class Widget {
       await this.api.stream({
         visitor_id: this.visitorId,
         message: text,
+        client_id: clientId,
         ...(this.conversationId ? { conversation_id: this.conversationId } : {}),
         ...(this.identity ? { identity: this.identity } : {}),
         meta: {
@@ -250,6 +256,7 @@ export class Widget {
       if (ac.signal.aborted) return;
       live.remove();
       mine?.remove();
+      this.unsent = { text, clientId };
       if (!this.view.input.value) this.view.input.value = text;
       this.log.note(err instanceof ApiError ? err.message : "Connection lost. Please try again.");
     } finally {

@@ -130,7 +130,7 @@ export interface paths {
         put?: never;
         /**
          * Send a visitor message and get the AI reply (bound by the monthly quota)
-         * @description Without `conversation_id` a new conversation starts; with it the message continues that conversation. While a human owns the conversation `reply` is null and `note` says why. 429 when the workspace's monthly message limit is reached. 502 when the AI provider fails: `message` names the cause and `conversation_id` the conversation that kept the visitor message, so a retry can continue it.
+         * @description Without `conversation_id` a new conversation starts; with it the message continues that conversation. While a human owns the conversation `reply` is null and `note` says why. 429 when the workspace's monthly message limit is reached. 502 when the AI provider fails: `message` names the cause and `conversation_id` the conversation that kept the visitor message, so a retry can continue it. With `client_id` (or the `Idempotency-Key` header) a retry of a stored message returns that message's conversation and stored reply instead of storing it twice (docs/errors.md, retrying safely); the same key for a different message is 422, and 409 while the first request's reply is still being written.
          *
          *     Requires the `handle-conversations` permission.
          */
@@ -848,7 +848,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Register this device's push subscription (upserted on endpoint)
+         * Register this device's push subscription (upserted on the agent and endpoint)
          * @description Requires the `handle-conversations` permission.
          *
          *     Rate limit: 20 requests per 60 s per user.
@@ -1698,8 +1698,13 @@ export interface paths {
          *
          *     `error.message` is a short sentence for visitors; `code` is one of `provider_not_configured`,
          *     `provider_key_refused`, `provider_rejected`, `provider_unreachable`, `provider_error`,
-         *     `provider_rate_limited`, `quota_exceeded`, `internal`. The operator's cause goes to the
-         *     server log. Clients ignore events they do not know.
+         *     `provider_rate_limited`, `quota_exceeded`, `still_answering`, `unavailable`, `internal`.
+         *     The operator's cause goes to the server log. Clients ignore events they do not know.
+         *
+         *     Retries: send `client_id` (or the `Idempotency-Key` header), a new one per message and the same
+         *     one when retrying it. A retry of a stored message streams that message's `meta` and its stored
+         *     reply (one `delta` with the whole text) instead of storing it twice; the same key for a different
+         *     message is 422.
          *
          *     A refusal before the visitor message is stored (unknown bot, validation, rate limit, monthly
          *     quota) is a plain JSON error, not a stream.
@@ -2464,6 +2469,7 @@ export interface operations {
                  * @example {
                  *       "message": "Do you ship to Iceland?",
                  *       "visitor_id": "crm-contact-1842",
+                 *       "client_id": "6f1c2e0a-8d3b-4c1e-9b7a-2f4d5e6a7b8c",
                  *       "meta": {
                  *         "plan": "pro"
                  *       }
@@ -2474,6 +2480,7 @@ export interface operations {
                     visitor_id: string;
                     /** Format: uuid */
                     conversation_id?: string;
+                    client_id?: string;
                     meta?: {
                         [key: string]: unknown;
                     };
@@ -2519,6 +2526,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -8682,6 +8690,7 @@ export interface operations {
                  * @example {
                  *       "visitor_id": "v-7f3a9c",
                  *       "message": "Do you ship to Iceland?",
+                 *       "client_id": "3c9d8a1e-5b2f-4d7c-8e6a-1f0b2c3d4e5f",
                  *       "meta": {
                  *         "page_url": "https://example.com/pricing"
                  *       }
@@ -8702,6 +8711,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     identity?: string;
+                    client_id?: string;
                 };
             };
         };
