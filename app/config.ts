@@ -42,6 +42,8 @@ export interface Config {
   realtimeSecret: string | null;
   /** Seconds of socket silence before the server pings (REALTIME_ACTIVITY_TIMEOUT). */
   realtimeActivityTimeout: number;
+  /** Seconds between re-checks of the tokens behind channel subscriptions (REALTIME_RECHECK_SECONDS). */
+  realtimeRecheckSeconds: number;
   /**
    * Customer context: where the Shopify Admin API and the Stripe API are
    * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
@@ -232,6 +234,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       120,
       1,
       600,
+    ),
+    realtimeRecheckSeconds: parseIntRange(
+      "REALTIME_RECHECK_SECONDS",
+      env.REALTIME_RECHECK_SECONDS,
+      5,
+      1,
+      300,
     ),
     shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])
       ?.replace(/\/+$/, "") ?? null,
