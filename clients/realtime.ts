@@ -14,7 +14,10 @@ export interface ChannelAuth {
 }
 
 export interface RealtimeOptions {
-  /** The server's origin (`http://…` or `https://…`); the socket uses ws/wss on the same host. */
+  /**
+   * The socket server's address (`ws://…` or `wss://…`, the server's
+   * REALTIME_URL), or an `http(s)://` origin whose host and port it shares.
+   */
   baseUrl: string;
   /** The public app key (the server's REALTIME_KEY). */
   key: string;
@@ -88,7 +91,8 @@ export class RealtimeConnection {
 
   #url(): string {
     const base = new URL(this.#opts.baseUrl);
-    base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
+    if (base.protocol === "https:") base.protocol = "wss:";
+    if (base.protocol === "http:") base.protocol = "ws:";
     base.pathname = `/app/${encodeURIComponent(this.#opts.key)}`;
     base.search = "?protocol=7&client=parley-ts&version=1.0";
     return base.toString();

@@ -41,9 +41,29 @@ export interface HubOptions {
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
+/**
+ * What the hub needs of a socket: the socket server (routers/doors/
+ * socket_server.ts) reads and caps the frames; the hub speaks the protocol.
+ */
+export interface HubSocket {
+  /** 1 while open (WebSocket.OPEN). */
+  readonly readyState: number;
+  /** Bytes queued to the client, not yet written. */
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What the socket server tells the hub about one open socket. */
+export interface SocketEvents {
+  /** A whole message: its text, or null for a binary one. */
+  message(text: string | null): void;
+  closed(): void;
+}
+
 interface Conn {
   id: string;
-  ws: WebSocket;
+  ws: HubSocket;
   /** Channel → presence user id (null on other channels). */
   channels: Map<string, string | null>;
   /** Channel → the token that authorised it (private and presence channels). */
@@ -63,6 +83,7 @@ const MAX_CHANNELS_PER_SOCKET = 100;
 const MAX_FRAME_CHARS = 10_240;
 const DEFAULT_MAX_BUFFERED = 1 << 20;
 const DEFAULT_RECHECK_MS = 5_000;
+const OPEN = 1;
 
 export class SocketHub {
   private readonly conns = new Map<string, Conn>();
@@ -115,44 +136,44 @@ export class SocketHub {
     await this.link?.stop();
   }
 
-  /** Upgrades a request on `/app/{key}`; the key and protocol are checked on the open socket, as Pusher does. */
-  accept(req: Request, key: string, protocol: string | null): Response {
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onopen = () => {
-      if (this.closing) return socket.close(PusherCode.reconnectNow, "Server restarting");
-      if (key !== this.opts.creds.key) {
-        return refuse(socket, PusherCode.appNotFound, `App key ${key} not in use`);
-      }
-      if (protocol === null) {
-        return refuse(socket, PusherCode.noProtocol, "No protocol version supplied");
-      }
-      if (protocol !== "7") {
-        return refuse(socket, PusherCode.unsupportedProtocol, "Unsupported protocol version");
-      }
-      const conn: Conn = {
-        id: newSocketId(),
-        ws: socket,
-        channels: new Map(),
-        tokens: new Map(),
-        pending: new Set(),
-        lastSeen: Date.now(),
-        pingSentAt: 0,
-        eventWindow: 0,
-        eventCount: 0,
-      };
-      this.conns.set(conn.id, conn);
-      socket.onmessage = (e) => this.onFrame(conn, e.data);
-      socket.onclose = () => this.forget(conn);
-      socket.onerror = () => this.forget(conn);
-      this.send(
-        conn,
-        frame("pusher:connection_established", {
-          socket_id: conn.id,
-          activity_timeout: this.opts.activityTimeout,
-        }),
-      );
+  /**
+   * A socket just opened on `/app/{key}`: the key and protocol are checked on
+   * the open socket, as Pusher does. Null when it was refused (and closed).
+   */
+  open(socket: HubSocket, key: string, protocol: string | null): SocketEvents | null {
+    if (this.closing) {
+      socket.close(PusherCode.reconnectNow, "Server restarting");
+      return null;
+    }
+    if (key !== this.opts.creds.key) {
+      return refuse(socket, PusherCode.appNotFound, `App key ${key} not in use`);
+    }
+    if (protocol === null) {
+      return refuse(socket, PusherCode.noProtocol, "No protocol version supplied");
+    }
+    if (protocol !== "7") {
+      return refuse(socket, PusherCode.unsupportedProtocol, "Unsupported protocol version");
+    }
+    const conn: Conn = {
+      id: newSocketId(),
+      ws: socket,
+      channels: new Map(),
+      tokens: new Map(),
+      pending: new Set(),
+      lastSeen: Date.now(),
+      pingSentAt: 0,
+      eventWindow: 0,
+      eventCount: 0,
     };
-    return response;
+    this.conns.set(conn.id, conn);
+    this.send(
+      conn,
+      frame("pusher:connection_established", {
+        socket_id: conn.id,
+        activity_timeout: this.opts.activityTimeout,
+      }),
+    );
+    return { message: (text) => this.onFrame(conn, text), closed: () => this.forget(conn) };
   }
 
   /** Sends a server event to this instance's subscribers of `channel`. */
@@ -178,7 +199,7 @@ export class SocketHub {
     return this.conns.size;
   }
 
-  private onFrame(conn: Conn, raw: unknown): void {
+  private onFrame(conn: Conn, raw: string | null): void {
     conn.lastSeen = Date.now();
     conn.pingSentAt = 0;
     if (typeof raw === "string" && raw.length > MAX_FRAME_CHARS) {
@@ -349,7 +370,7 @@ export class SocketHub {
    */
   private send(conn: Conn, text: string): void {
     const ws = conn.ws;
-    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.readyState !== OPEN) return;
     if (ws.bufferedAmount > this.maxBuffered) {
       this.opts.log?.warn("realtime socket dropped: send buffer full", {
         queued_bytes: ws.bufferedAmount,
@@ -427,9 +448,10 @@ export class SocketHub {
   }
 }
 
-function refuse(socket: WebSocket, code: number, message: string): void {
+function refuse(socket: HubSocket, code: number, message: string): null {
   socket.send(errorFrame(code, message));
   socket.close(code, message);
+  return null;
 }
 
 /** `123.456`-style ids, as Pusher issues them. */

@@ -1,7 +1,9 @@
 /**
- * GET /app/{key}: the WebSocket door of the realtime server (Pusher protocol
- * 7). Anything but a WebSocket upgrade gets a plain JSON answer; the key and
- * protocol are checked on the open socket, with Pusher's error codes.
+ * GET /app/{key} on the HTTP port. The sockets themselves are served by the
+ * socket server's own listener (REALTIME_URL, socket_server.ts), which reads
+ * and caps every frame; here a plain request learns it must upgrade, and an
+ * upgrade learns where to go, so no socket is ever read by Deno.serve's
+ * uncapped WebSocket.
  */
 import type { AppDeps } from "../../domain/deps.ts";
 import { jsonResponse } from "./rest_door.ts";
@@ -13,7 +15,6 @@ export function socketDoor(
   deps: AppDeps,
   req: Request,
   path: string,
-  search: string,
 ): Response | null {
   const key = /^\/app\/([^/]+)$/.exec(path)?.[1];
   if (key === undefined) return null;
@@ -29,17 +30,7 @@ export function socketDoor(
       Upgrade: "websocket",
     });
   }
-  const protocol = new URLSearchParams(search).get("protocol");
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(key);
-  } catch {
-    decoded = key;
-  }
-  try {
-    return deps.realtime.accept(req, decoded, protocol);
-  } catch {
-    // Deno refuses a malformed handshake (no Sec-WebSocket-Key, wrong Connection header).
-    return jsonResponse(400, { message: "Invalid WebSocket handshake." });
-  }
+  return jsonResponse(400, {
+    message: `Realtime sockets connect to ${deps.config.realtimeUrl}/app/{key}.`,
+  });
 }

@@ -29,11 +29,13 @@ if (!shared) {
 /** Instance B: the real server in its own process, on A's database, Redis prefix and keys. */
 async function startInstanceB(env: Record<string, string>) {
   const port = freePort();
+  const realtimePort = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", new URL("../../main.ts", import.meta.url).pathname],
     env: {
       ...env,
       PORT: String(port),
+      REALTIME_PORT: String(realtimePort),
       BASE_URL: `http://127.0.0.1:${port}`,
       SEED_FILE: "",
       DEMO: "0",
@@ -47,6 +49,7 @@ async function startInstanceB(env: Record<string, string>) {
   return {
     url,
     port,
+    realtimePort,
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
