@@ -10,8 +10,8 @@
  * - A message (all its fragments together) over MAX_MESSAGE_BYTES is refused
  *   from its frame header, before its payload is read: close 1009.
  * - A client frame without a mask: close 1002 (RFC 6455 §5.1).
- * - After such a close the connection is cut within a second, so a client
- *   that keeps streaming costs nothing more.
+ * - After such a close nothing more is read, and the connection is cut
+ *   within a second, so a client that keeps streaming costs nothing more.
  * - One address holds at most REALTIME_MAX_PER_IP sockets across instances:
  *   beyond that, `pusher:error` and close 4101 (reconnect after a back-off).
  */
@@ -33,7 +33,6 @@ interface WsSocket {
   on(event: "message", fn: (data: Buffer, isBinary: boolean) => void): void;
   on(event: "error", fn: (err: Error & { code?: string }) => void): void;
   on(event: "close", fn: () => void): void;
-  once(event: "close", fn: () => void): void;
 }
 interface WsServer {
   handleUpgrade(
@@ -98,14 +97,16 @@ export function startSocketServer(
         if (granted) quota.give(address);
         return;
       }
+      // The TCP socket's own close, which comes however the socket ends (even when the
+      // client left before the upgrade completed and ws never opens it), gives the slot back.
+      if (granted) socket.once("close", () => quota.give(address));
       wss.handleUpgrade(req, socket, head, (ws) => {
         if (!granted) {
           const why = "Too many connections from this address";
           ws.send(errorFrame(PusherCode.tooManyConnections, why));
           return ws.close(PusherCode.tooManyConnections, why);
         }
-        ws.once("close", () => quota.give(address));
-        attach(deps, ws, key, url.searchParams.get("protocol"));
+        attach(deps, ws, socket, key, url.searchParams.get("protocol"));
       });
     });
   });
@@ -131,13 +132,17 @@ export function startSocketServer(
 function attach(
   deps: Pick<AppDeps, "realtime" | "log">,
   ws: WsSocket,
+  tcp: Duplex,
   key: string,
   protocol: string | null,
 ): void {
   const events = deps.realtime.open(ws, key, protocol);
   ws.on("error", (err: Error & { code?: string }) => {
-    // ws has already sent the close frame (1009 too big, 1002 protocol error) and stopped reading.
+    // ws has sent the close frame (1009 too big, 1002 protocol error) and would go on reading
+    // and discarding whatever the client sends: stop reading at once (the client's writes then
+    // stall on TCP), and cut the connection once the close frame has had time to leave.
     deps.log.warn("realtime socket closed: protocol error", { code: err.code ?? err.message });
+    setTimeout(() => tcp.pause(), 0);
     setTimeout(() => ws.terminate(), CUT_AFTER_MS);
   });
   if (!events) return;
