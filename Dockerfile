@@ -6,7 +6,8 @@ WORKDIR /app
 ENV DENO_DIR=/deno-dir \
     DATA_DIR=/data \
     HOST=0.0.0.0 \
-    PORT=8080
+    PORT=8080 \
+    REALTIME_PORT=8081
 
 # Dependencies first, in a layer of their own: a code change does not fetch them again.
 COPY deno.json deno.lock ./
@@ -22,7 +23,8 @@ USER deno
 # The embedded database and the generated keys. With DATABASE_URL set it holds
 # only generated keys (VAPID_GENERATE): mount one volume on every instance.
 VOLUME /data
-EXPOSE 8080
+# HTTP, and the realtime socket server (its own listener: docs/realtime.md).
+EXPOSE 8080 8081
 
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:8080/readyz'); Deno.exit(r.ok ? 0 : 1)"]

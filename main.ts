@@ -14,11 +14,20 @@ import { anyProviderKeyStored } from "./db/provider_keys.ts";
 import { logStrayRejections } from "./app/stray_rejections.ts";
 import { warmThesaurus } from "./domain/knowledge/thesaurus.ts";
 import { bodiesSettled } from "./routers/doors/request_body.ts";
+import { startSocketServer } from "./routers/doors/socket_server.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
   const services = await openServices(config);
   logStrayRejections(services.deps.log);
+  // The realtime sockets have a listener of their own, which can cap frames (docs/realtime.md).
+  const sockets = await startSocketServer(services.deps, {
+    port: config.realtimePort,
+    hostname: config.hostname,
+  }).catch(async (err) => {
+    await services.close();
+    throw err;
+  });
   const workers = startWorkers(services.deps);
   const stopFeed = await startRealtimeFeed(services.deps);
   const handler = createHttpApp(services.deps);
@@ -36,6 +45,8 @@ export async function startServer(env?: Record<string, string | undefined>) {
   // PORT=0 picks a free port; the default BASE_URL must name the real one.
   const givenBaseUrl = env ? env.BASE_URL : Deno.env.get("BASE_URL");
   if (!givenBaseUrl) config.baseUrl = `http://localhost:${port}`;
+  const realtimePort = sockets.port;
+  config.realtimeUrl ??= defaultRealtimeUrl(config.baseUrl, realtimePort);
   let closing: Promise<void> | null = null;
   // A graceful stop, for rolling restarts behind a balancer (docs/deployment.md):
   // bodies still arriving are read in full (Deno's shutdown would cut them),
@@ -50,12 +61,19 @@ export async function startServer(env?: Record<string, string | undefined>) {
       await bodiesSettled(grace);
       const stopped = server.shutdown();
       await services.deps.realtime.stop();
+      await sockets.close();
       await Promise.race([stopped, delay(grace)]);
       await Promise.all(workers.map((w) => w.stop()));
       await stopFeed();
       await services.close();
     })();
-  return { server, port, services, shutdown };
+  return { server, port, realtimePort, services, shutdown };
+}
+
+/** BASE_URL's host on the socket server's port, `wss:` when BASE_URL is `https:`. */
+function defaultRealtimeUrl(baseUrl: string, port: number): string {
+  const url = new URL(baseUrl);
+  return `${url.protocol === "https:" ? "wss" : "ws"}://${url.hostname}:${port}`;
 }
 
 function delay(ms: number): Promise<void> {

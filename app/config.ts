@@ -44,6 +44,18 @@ export interface Config {
   realtimeActivityTimeout: number;
   /** Seconds a stopping instance gives streams still open (SHUTDOWN_GRACE_SECONDS). */
   shutdownGraceSeconds: number;
+
+  /** Seconds between re-checks of the tokens behind channel subscriptions (REALTIME_RECHECK_SECONDS). */
+  realtimeRecheckSeconds: number;
+  /** Port of the socket server's own listener (REALTIME_PORT; default PORT + 1, or 0 with PORT=0). */
+  realtimePort: number;
+  /**
+   * Where clients open sockets (REALTIME_URL, `ws(s)://host[:port]`); null:
+   * BASE_URL's host on the realtime port, filled in once it listens.
+   */
+  realtimeUrl: string | null;
+  /** Sockets one client address may hold open across all instances (REALTIME_MAX_PER_IP). */
+  realtimeMaxPerIp: number;
   /**
    * Customer context: where the Shopify Admin API and the Stripe API are
    * reached (null: the real `https://{shop}` and `https://api.stripe.com`),
@@ -250,6 +262,29 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       10,
       0,
       600,
+    ),
+    realtimeRecheckSeconds: parseIntRange(
+      "REALTIME_RECHECK_SECONDS",
+      env.REALTIME_RECHECK_SECONDS,
+      5,
+      1,
+      300,
+    ),
+    realtimePort: parseIntRange(
+      "REALTIME_PORT",
+      env.REALTIME_PORT,
+      port === 0 ? 0 : port === 65535 ? 65534 : port + 1,
+      0,
+      65535,
+    ),
+    realtimeUrl: parseUrl("REALTIME_URL", env.REALTIME_URL, ["ws:", "wss:"])?.replace(/\/+$/, "") ??
+      null,
+    realtimeMaxPerIp: parseIntRange(
+      "REALTIME_MAX_PER_IP",
+      env.REALTIME_MAX_PER_IP,
+      100,
+      1,
+      1_000_000,
     ),
     shopifyBaseUrl: parseUrl("SHOPIFY_BASE_URL", env.SHOPIFY_BASE_URL, ["http:", "https:"])
       ?.replace(/\/+$/, "") ?? null,

@@ -106,7 +106,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       ];
     }
     if (path.startsWith("/app/")) {
-      const socket = socketDoor(deps, req, path, search);
+      const socket = socketDoor(deps, req, path);
       if (socket) return [socket, SOCKET_TEMPLATE];
     }
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;

@@ -10,6 +10,7 @@ import { resolveVapidKeys } from "./vapid_keys.ts";
 import { createEventBus } from "./event_bus.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
+import { stillValidTokenIds } from "../db/tokens.ts";
 import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
@@ -54,6 +55,9 @@ export async function openServices(config: Config, clock: () => Date = () => new
       activityTimeout: config.realtimeActivityTimeout,
       // With Redis, client events and presence are shared by every instance.
       kv: config.redisUrl ? kv : null,
+      grants: kv,
+      validTokens: (ids) => stillValidTokenIds(db.sql, ids, clock()),
+      recheckMs: config.realtimeRecheckSeconds * 1000,
       log,
     });
     await realtime.start();

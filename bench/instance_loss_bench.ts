@@ -51,7 +51,7 @@ export async function run(): Promise<string> {
     const channel = `private-workspace.${me.company.id}`;
     const sockets = Array.from(
       { length: 6 },
-      () => pusherClient({ url: lb, port: cluster.port }, { token: T.acme.agent.agent }),
+      () => pusherClient({ url: lb, realtimePort: cluster.port }, { token: T.acme.agent.agent }),
     );
     const channels = await Promise.all(sockets.map(async (s) => {
       await connected(s);

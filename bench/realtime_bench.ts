@@ -28,16 +28,22 @@ const APP_KEY = "base64:" + btoa(String.fromCharCode(...new Uint8Array(32).fill(
 interface Server {
   url: string;
   port: number;
+  /** The socket server's own listener (REALTIME_PORT). */
+  socketPort: number;
   pid: number;
   stop(): Promise<void>;
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = freePort();
+  const socketPort = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", MAIN],
     env: {
       PORT: String(port),
+      REALTIME_PORT: String(socketPort),
+      // Every bench socket comes from one address.
+      REALTIME_MAX_PER_IP: String(IDLE + 1000),
       HOST: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "error",
@@ -54,6 +60,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return {
     url,
     port,
+    socketPort,
     pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
@@ -151,7 +158,7 @@ async function replyLatency(apiServer: Server, socketServer: Server) {
   });
   const text = await start.text();
   const id = /"conversation_id":"([0-9a-f-]{36})"/.exec(text)![1]!;
-  const s = new Socket(socketServer.port);
+  const s = new Socket(socketServer.socketPort);
   await s.ready;
   const channel = `private-conversation.${id}`;
   const { auth } = await json(`${socketServer.url}/api/agent/broadcasting/auth`, {
@@ -218,7 +225,7 @@ async function idleSockets(server: Server) {
   });
   const channel = hb.conversation.realtime_channel as string;
   // Warm the socket path, then let the heap settle before the baseline.
-  const warm = new Socket(server.port);
+  const warm = new Socket(server.socketPort);
   await warm.ready;
   await warm.subscribe(channel);
   await new Promise((r) => setTimeout(r, 1000));
@@ -226,7 +233,10 @@ async function idleSockets(server: Server) {
   const sockets: Socket[] = [];
   const t0 = performance.now();
   for (let i = 0; i < IDLE; i += 500) {
-    const batch = Array.from({ length: Math.min(500, IDLE - i) }, () => new Socket(server.port));
+    const batch = Array.from(
+      { length: Math.min(500, IDLE - i) },
+      () => new Socket(server.socketPort),
+    );
     await Promise.all(batch.map(async (s) => {
       await s.ready;
       await s.subscribe(channel);

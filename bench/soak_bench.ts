@@ -89,7 +89,9 @@ export async function run(): Promise<string> {
   const me = await (await fetch(`${lb}/api/agent/me`, {
     headers: { authorization: `Bearer ${T.acme.agent.agent}` },
   })).json();
-  const watcher = pusherClient({ url: lb, port: cluster.port }, { token: T.acme.agent.agent });
+  const watcher = pusherClient({ url: lb, realtimePort: cluster.port }, {
+    token: T.acme.agent.agent,
+  });
   await connected(watcher);
   const sub = await subscribe(watcher, `private-workspace.${me.company.id}`);
   if (!sub.ok) throw new Error("watcher subscription refused");

@@ -10,7 +10,7 @@ import { agentChannels, RealtimeConnection, type RealtimeState } from "./realtim
 export interface InboxLiveOptions {
   /** The typed client, to sign channel subscriptions. */
   client: AgentClient;
-  /** The server's origin (the socket runs on the same host). */
+  /** The socket server's `ws(s)://` address, or the server's origin (same host and port). */
   baseUrl: string;
   /** The server's REALTIME_KEY; null: no socket, polling only. */
   realtimeKey: string | null;

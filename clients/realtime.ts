@@ -14,7 +14,10 @@ export interface ChannelAuth {
 }
 
 export interface RealtimeOptions {
-  /** The server's origin (`http://…` or `https://…`); the socket uses ws/wss on the same host. */
+  /**
+   * The socket server's address (`ws://…` or `wss://…`, the server's
+   * REALTIME_URL), or an `http(s)://` origin whose host and port it shares.
+   */
   baseUrl: string;
   /** The public app key (the server's REALTIME_KEY). */
   key: string;
@@ -48,6 +51,8 @@ export class RealtimeConnection {
   #idle: ReturnType<typeof setTimeout> | null = null;
   #activityMs = 120_000;
   #closed = false;
+  /** The socket server's address, as the HTTP origin named it. */
+  #discovered: string | null = null;
 
   constructor(opts: RealtimeOptions) {
     this.#opts = opts;
@@ -86,9 +91,26 @@ export class RealtimeConnection {
     this.#setState("closed");
   }
 
-  #url(): string {
-    const base = new URL(this.#opts.baseUrl);
-    base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
+  /**
+   * The socket server's address. Given the HTTP origin, it is asked once:
+   * `GET /app/{key}` there names the socket server (`socket_url`), which
+   * listens on a port of its own (docs/realtime.md).
+   */
+  async #socketBase(): Promise<string> {
+    const given = new URL(this.#opts.baseUrl);
+    if (given.protocol === "ws:" || given.protocol === "wss:") return given.toString();
+    if (this.#discovered) return this.#discovered;
+    try {
+      const r = await fetch(new URL(`/app/${encodeURIComponent(this.#opts.key)}`, given));
+      const body = await r.json() as { socket_url?: unknown };
+      if (typeof body.socket_url === "string") return this.#discovered = body.socket_url;
+    } catch { /* an older server: sockets on the HTTP port */ }
+    given.protocol = given.protocol === "https:" ? "wss:" : "ws:";
+    return given.toString();
+  }
+
+  #url(socketBase: string): string {
+    const base = new URL(socketBase);
     base.pathname = `/app/${encodeURIComponent(this.#opts.key)}`;
     base.search = "?protocol=7&client=parley-ts&version=1.0";
     return base.toString();
@@ -97,9 +119,14 @@ export class RealtimeConnection {
   #connect(): void {
     if (this.#closed) return;
     this.#setState("connecting");
+    this.#socketBase().then((base) => this.#open(base));
+  }
+
+  #open(socketBase: string): void {
+    if (this.#closed) return;
     let socket: WebSocket;
     try {
-      socket = new WebSocket(this.#url());
+      socket = new WebSocket(this.#url(socketBase));
     } catch {
       this.#scheduleReconnect();
       return;

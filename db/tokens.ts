@@ -192,3 +192,24 @@ export async function revokeOwnToken(
     RETURNING 1`;
   return rows.length > 0;
 }
+
+/**
+ * Of `ids`, those still good at `now`: not revoked, not expired, their user
+ * and workspace not suspended. Not workspace-scoped: the realtime server
+ * re-checks the tokens behind every instance's subscriptions in one query.
+ */
+export async function stillValidTokenIds(
+  sql: Executor,
+  ids: number[],
+  now: Date,
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await sql<{ id: number }[]>`
+    SELECT t.id::int AS id
+      FROM access_tokens t
+      JOIN users u ON u.id = t.user_id
+      JOIN workspaces w ON w.id = t.workspace_id
+     WHERE t.id = ANY(${ids}::bigint[]) AND t.revoked_at IS NULL AND t.expires_at > ${now}
+       AND NOT u.suspended AND NOT w.suspended`;
+  return new Set(rows.map((r) => r.id));
+}

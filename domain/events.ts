@@ -84,7 +84,9 @@ export type ParleyEvent =
     chatbotId: number;
     sourceId: number;
     action: string;
-  };
+  }
+  /** A token was revoked (sign-out): the realtime subscriptions it authorised end on every instance. */
+  | { type: "token.revoked"; workspaceId: number; tokenId: number };
 
 /**
  * Publish after commit. A lost event must not fail an action that already

@@ -47,19 +47,22 @@ export function inboxAssets(): Promise<InboxAssets> {
 
 function page(config: AppConfig): Promise<StaticAsset> {
   const key = config.realtimeKey;
-  let p = pages.get(key);
+  const socketUrl = config.realtimeUrl;
+  const cacheKey = `${key} ${socketUrl}`;
+  let p = pages.get(cacheKey);
   if (!p) {
     p = inboxAssets().then(async ({ script, styles }) => {
-      const html = inboxPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
+      const version = (script.etag + styles.etag).replace(/"/g, "").slice(0, 16);
+      const html = inboxPage(key, version, socketUrl);
       return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
         // The house policy for our pages; the inbox has nothing inline, so it is the strictest.
-        "content-security-policy": await pageCsp(html),
+        "content-security-policy": await pageCsp(html, socketUrl ? [socketUrl] : []),
         "referrer-policy": "same-origin",
         "x-frame-options": "DENY",
       });
     });
-    p.catch(() => pages.delete(key));
-    pages.set(key, p);
+    p.catch(() => pages.delete(cacheKey));
+    pages.set(cacheKey, p);
   }
   return p;
 }

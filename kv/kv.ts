@@ -66,6 +66,16 @@ export interface Kv {
   getCached(key: string): Promise<string | null>;
   /** Cache `value` for `ttlMs`, replacing what was there. */
   setCached(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Take one of `limit` slots held open for a while (sockets per address):
+   * false when all are taken. The count lives `ttlMs` after its last take or
+   * `keepSlots`, so the slots of a crashed instance free themselves.
+   */
+  takeSlot(key: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Give a taken slot back. */
+  giveSlot(key: string): Promise<void>;
+  /** Keep these slot counts alive another `ttlMs` (their holders are still open). */
+  keepSlots(keys: string[], ttlMs: number): Promise<void>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, onMessage: (message: string) => void): Promise<Unsubscribe>;
   ping(): Promise<boolean>;

@@ -25,6 +25,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     return b;
   };
   const cached = new Map<string, { value: string; expiresAt: number }>();
+  const slots = new Map<string, Entry>();
   const channels = new Map<string, Set<(m: string) => void>>();
 
   const live = (key: string): Entry | undefined => {
@@ -42,6 +43,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     for (const [k, until] of locks) if (until <= t) locks.delete(k);
     for (const [k, b] of budgets) if (b.expiresAt <= t) budgets.delete(k);
     for (const [k, c] of cached) if (c.expiresAt <= t) cached.delete(k);
+    for (const [k, e] of slots) if (e.expiresAt <= t) slots.delete(k);
   }, 60_000);
   Deno.unrefTimer(sweep);
 
@@ -112,6 +114,27 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
     },
     setCached(key, value, ttlMs) {
       cached.set(key, { value, expiresAt: now() + ttlMs });
+      return Promise.resolve();
+    },
+    takeSlot(key, limit, ttlMs) {
+      const t = now();
+      const e = slots.get(key);
+      const count = e && e.expiresAt > t ? e.count : 0;
+      if (count >= limit) return Promise.resolve(false);
+      slots.set(key, { count: count + 1, expiresAt: t + ttlMs });
+      return Promise.resolve(true);
+    },
+    giveSlot(key) {
+      const e = slots.get(key);
+      if (e && --e.count <= 0) slots.delete(key);
+      return Promise.resolve();
+    },
+    keepSlots(keys, ttlMs) {
+      const until = now() + ttlMs;
+      for (const k of keys) {
+        const e = slots.get(k);
+        if (e) e.expiresAt = until;
+      }
       return Promise.resolve();
     },
     publish(channel, message) {

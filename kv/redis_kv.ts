@@ -58,6 +58,18 @@ elseif fresh or redis.call('PTTL', KEYS[1]) < 0 then
 end
 return 0`;
 
+// A slot count: checked and taken in one step on any instance; every take renews its life.
+const TAKE_SLOT_SCRIPT = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+const GIVE_SLOT_SCRIPT = `
+if redis.call('DECR', KEYS[1]) <= 0 then redis.call('DEL', KEYS[1]) end
+return 0`;
+
 export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv> {
   const client = createClient({
     url,
@@ -124,6 +136,22 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     async setCached(key, value, ttlMs) {
       await client.set(prefix + "cache:" + key, value, { PX: ttlMs } as never);
     },
+    async takeSlot(key, limit, ttlMs) {
+      const taken = await client.eval(TAKE_SLOT_SCRIPT, {
+        keys: [prefix + "slots:" + key],
+        arguments: [String(limit), String(ttlMs)],
+      });
+      return taken === 1;
+    },
+    async giveSlot(key) {
+      await client.eval(GIVE_SLOT_SCRIPT, { keys: [prefix + "slots:" + key], arguments: [] });
+    },
+    async keepSlots(keys, ttlMs) {
+      if (keys.length === 0) return;
+      const batch = client.multi();
+      for (const k of keys) batch.pExpire(prefix + "slots:" + k, ttlMs);
+      await batch.exec();
+    },
     async publish(channel, message) {
       await client.publish(prefix + channel, message);
     },
@@ -177,6 +205,9 @@ const BOUNDED = [
   "release",
   "getCached",
   "setCached",
+  "takeSlot",
+  "giveSlot",
+  "keepSlots",
   "publish",
 ] as const satisfies (keyof Kv)[];
 

@@ -36,17 +36,18 @@ export function widgetScript(): Promise<StaticAsset> {
 
 const demoPages = new Map<string, Promise<StaticAsset>>();
 
-function demoAsset(baseUrl: string, key: string): Promise<StaticAsset> {
-  let page = demoPages.get(key);
+function demoAsset(baseUrl: string, socketUrl: string, key: string): Promise<StaticAsset> {
+  const cacheKey = `${key} ${baseUrl} ${socketUrl}`;
+  let page = demoPages.get(cacheKey);
   if (!page) {
     if (demoPages.size > 100) demoPages.clear();
-    page = demoCsp(baseUrl).then((csp) =>
+    page = demoCsp(baseUrl, socketUrl).then((csp) =>
       makeAsset(demoPage(baseUrl, key), "text/html; charset=utf-8", "no-cache", {
         "content-security-policy": csp,
         "referrer-policy": "strict-origin-when-cross-origin",
       })
     );
-    demoPages.set(key, page);
+    demoPages.set(cacheKey, page);
   }
   return page;
 }
@@ -65,6 +66,9 @@ export const widgetAssetRoutes: RawRoute[] = [
     template: "/demo",
     offline: true,
     handle: async (req, _params, deps) =>
-      serveAsset(req, await demoAsset(deps.config.baseUrl, demoKey(new URL(req.url)))),
+      serveAsset(
+        req,
+        await demoAsset(deps.config.baseUrl, deps.config.realtimeUrl!, demoKey(new URL(req.url))),
+      ),
   },
 ];

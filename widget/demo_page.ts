@@ -31,13 +31,13 @@ pre{white-space:pre-wrap;word-break:break-all;background:#111827;color:#e5e7eb;p
 
 /**
  * The demo's Content-Security-Policy: only our own scripts, styles by hash,
- * and connections to this server, its realtime socket included (the socket's
- * origin is BASE_URL's, which may differ from the address the page was
- * opened at).
+ * and connections to this server, its realtime socket included (the socket
+ * server's REALTIME_URL, on a port of its own, and BASE_URL, which may differ
+ * from the address the page was opened at).
  */
-export async function demoCsp(baseUrl: string): Promise<string> {
+export async function demoCsp(baseUrl: string, socketUrl: string): Promise<string> {
   const base = new URL(baseUrl);
-  const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
+  const socket = new URL(socketUrl).origin;
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE));
   const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
   return [

@@ -3,7 +3,7 @@
  * installed with apt-get when we run as root (the way .ci/run installs
  * Chromium), then run in the foreground as our own child process.
  */
-import { nginxRouting, standaloneNginxConfig } from "./nginx_config.ts";
+import { nginxRouting, standaloneNginxConfig, type Upstream } from "./nginx_config.ts";
 
 const CANDIDATES = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"];
 
@@ -58,7 +58,7 @@ export interface RunningNginx {
 /** Writes the config under a fresh directory and starts nginx on `listen`. */
 export async function startNginx(
   binary: string,
-  upstreams: string[],
+  upstreams: Upstream[],
   listen: string,
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "parley-nginx-" });

@@ -8,17 +8,31 @@
 /** Largest body a route reads (KNOWLEDGE_BODY_LIMIT, 4 MiB and 64 KiB), rounded up. */
 const CLIENT_MAX_BODY = "5m";
 
+/** One instance: its HTTP listener and its socket server's (`host:port` each). */
+export interface Upstream {
+  http: string;
+  socket: string;
+}
+
 /**
- * The `upstream` and `server` blocks for `upstreams` (`host:port` each),
- * listening on `listen` (`host:port` or a port).
+ * The `upstream` and `server` blocks for `upstreams`, listening on `listen`
+ * (`host:port` or a port).
  */
-export function nginxRouting(upstreams: string[], listen: string): string {
-  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=5s;`).join("\n");
+export function nginxRouting(upstreams: Upstream[], listen: string): string {
+  const list = (pick: (u: Upstream) => string) =>
+    upstreams.map((u) => `    server ${pick(u)} max_fails=1 fail_timeout=5s;`).join("\n");
   return `upstream parley {
-    # The instance with the fewest open connections: long streams and sockets
-    # do not pile up on one instance.
+    # The instance with the fewest open connections: long streams do not pile
+    # up on one instance.
     least_conn;
-${servers}
+${list((u) => u.http)}
+}
+
+# Each instance's socket server listens on a port of its own (REALTIME_PORT),
+# where frames are capped before they are read (docs/realtime.md).
+upstream parley_sockets {
+    least_conn;
+${list((u) => u.socket)}
 }
 
 server {
@@ -41,9 +55,10 @@ server {
     proxy_next_upstream_tries 3;
     proxy_connect_timeout 2s;
 
-    # The realtime server (Pusher protocol over WebSocket).
+    # The realtime server (Pusher protocol over WebSocket); set every
+    # instance's REALTIME_URL to this balancer's ws(s):// address.
     location /app/ {
-        proxy_pass http://parley;
+        proxy_pass http://parley_sockets;
         proxy_set_header Upgrade $http_upgrade;
         proxy_set_header Connection "upgrade";
         proxy_read_timeout 1h;

@@ -24,6 +24,8 @@ export interface ClusterOptions {
 export interface Instance {
   index: number;
   port: number;
+  /** The instance's own socket server (REALTIME_PORT). */
+  realtimePort: number;
   url: string;
   readonly running: boolean;
   /** The current process's id (for its memory, in benchmarks). */
@@ -67,6 +69,7 @@ async function waitReady(url: string, exited: () => boolean, timeoutMs = 90_000)
 function spawnInstance(
   index: number,
   port: number,
+  realtimePort: number,
   env: Record<string, string>,
   output: "inherit" | "null",
 ): Instance {
@@ -76,6 +79,7 @@ function spawnInstance(
   const instance: Instance = {
     index,
     port,
+    realtimePort,
     url,
     get running() {
       return running;
@@ -95,7 +99,12 @@ function spawnInstance(
     async start() {
       const c = new Deno.Command(Deno.execPath(), {
         args: ["run", "--allow-all", MAIN],
-        env: { ...env, PORT: String(port), HOST: "127.0.0.1" },
+        env: {
+          ...env,
+          PORT: String(port),
+          REALTIME_PORT: String(realtimePort),
+          HOST: "127.0.0.1",
+        },
         stdin: "null",
         stdout: output,
         stderr: output,
@@ -118,13 +127,15 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     BASE_URL: url,
+    // Sockets go through the balancer too, to whichever instance's socket server.
+    REALTIME_URL: `ws://127.0.0.1:${port}`,
     TRUSTED_PROXIES: "127.0.0.1",
     ...opts.env,
     DATA_DIR: opts.dataDir,
   };
   const instances = Array.from(
     { length: opts.instances },
-    (_, i) => spawnInstance(i + 1, freePort(), env, opts.output ?? "null"),
+    (_, i) => spawnInstance(i + 1, freePort(), freePort(), env, opts.output ?? "null"),
   );
   let nginx: RunningNginx | null = null;
   const stop = async () => {
@@ -137,7 +148,10 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     await Promise.all(instances.slice(1).map((i) => i.start()));
     nginx = await startNginx(
       nginxBinary,
-      instances.map((i) => `127.0.0.1:${i.port}`),
+      instances.map((i) => ({
+        http: `127.0.0.1:${i.port}`,
+        socket: `127.0.0.1:${i.realtimePort}`,
+      })),
       `127.0.0.1:${port}`,
     );
   } catch (err) {

@@ -2,7 +2,9 @@
  * broadcasting/auth: signs a subscription for a channel the token holder may
  * join (its workspace's channels, its own user channel, conversations of its
  * workspace, the workspace presence channel with its name and avatar), and
- * refuses every other channel, a widget's included.
+ * refuses every other channel, a widget's included. The grant (which token
+ * signed for which socket and channel) is recorded so the subscription ends
+ * with its token (subscription_grants.ts).
  */
 import type { AppDeps } from "../deps.ts";
 import type { Auth } from "../auth/tokens.ts";
@@ -10,6 +12,7 @@ import { findConversationByPublicId } from "../../db/conversations.ts";
 import { Forbidden } from "../errors.ts";
 import { parseChannel } from "./channels.ts";
 import { signSubscription } from "./pusher_signature.ts";
+import { recordGrant } from "./subscription_grants.ts";
 
 export interface ChannelAuthorization {
   auth: string;
@@ -18,7 +21,7 @@ export interface ChannelAuthorization {
 }
 
 export async function authorizeChannel(
-  deps: Pick<AppDeps, "sql" | "realtime">,
+  deps: Pick<AppDeps, "sql" | "realtime" | "kv">,
   who: Auth,
   input: { socketId: string; channelName: string },
 ): Promise<ChannelAuthorization> {
@@ -43,6 +46,7 @@ export async function authorizeChannel(
         user_id: who.user.id,
         user_info: { name: who.user.name, avatar: who.user.avatarUrl },
       });
+      await recordGrant(deps.kv, input.socketId, input.channelName, who.tokenId);
       return {
         auth: signSubscription(creds, input.socketId, input.channelName, channelData),
         channel_data: channelData,
@@ -51,5 +55,6 @@ export async function authorizeChannel(
     default:
       throw refuse();
   }
+  await recordGrant(deps.kv, input.socketId, input.channelName, who.tokenId);
   return { auth: signSubscription(creds, input.socketId, input.channelName) };
 }

@@ -9,6 +9,8 @@ export const PusherCode = {
   unsupportedProtocol: 4007,
   noProtocol: 4008,
   overCapacity: 4100,
+  /** Ours, in Pusher's "reconnect after a back-off" range: the address holds REALTIME_MAX_PER_IP sockets. */
+  tooManyConnections: 4101,
   reconnectNow: 4200,
   pongNotReceived: 4201,
   clientEventRateLimited: 4301,

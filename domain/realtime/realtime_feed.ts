@@ -77,6 +77,8 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
         conversation_id: e.conversationId,
         by_user_id: e.actorUserId,
       });
+    case "token.revoked":
+      return hub.endTokens(new Set([e.tokenId]));
     case "conversation.rated":
       return hub.broadcast(workspace, "conversation.rated", {
         conversation_id: e.conversationId,

@@ -7,7 +7,7 @@
  * through the Kv pub/sub (hub_link.ts).
  */
 import type { Kv } from "../../kv/kv.ts";
-import { channelName } from "./channels.ts";
+import { channelName, needsSignature } from "./channels.ts";
 import {
   type ClientFrame,
   errorFrame,
@@ -21,6 +21,7 @@ import { type MemberInfo, PresenceRegistry } from "./presence_registry.ts";
 import { checkSubscription } from "./subscription_check.ts";
 import { routeClientEvent } from "./client_events.ts";
 import { HubLink, type LinkMessage } from "./hub_link.ts";
+import { readGrant, TOKEN_ENDED_MESSAGE } from "./subscription_grants.ts";
 
 export interface HubOptions {
   creds: RealtimeCredentials;
@@ -30,15 +31,45 @@ export interface HubOptions {
   kv?: Kv | null;
   /** Bytes a socket may have queued before it counts as too slow and is dropped. */
   maxBufferedBytes?: number;
+  /** Where broadcasting/auth records which token signed which subscription (every instance's Kv). */
+  grants?: Kv;
+  /** Of these token ids, those still valid (not revoked, expired or suspended). */
+  validTokens?: (ids: number[]) => Promise<Set<number>>;
+  /** How often the tokens behind this instance's subscriptions are checked again. */
+  recheckMs?: number;
   /** Where dropped slow sockets are reported. */
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
 }
 
+/**
+ * What the hub needs of a socket: the socket server (routers/doors/
+ * socket_server.ts) reads and caps the frames; the hub speaks the protocol.
+ */
+export interface HubSocket {
+  /** 1 while open (WebSocket.OPEN). */
+  readonly readyState: number;
+  /** Bytes queued to the client, not yet written. */
+  readonly bufferedAmount: number;
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+/** What the socket server tells the hub about one open socket. */
+export interface SocketEvents {
+  /** A whole message: its text, or null for a binary one. */
+  message(text: string | null): void;
+  closed(): void;
+}
+
 interface Conn {
   id: string;
-  ws: WebSocket;
+  ws: HubSocket;
   /** Channel → presence user id (null on other channels). */
   channels: Map<string, string | null>;
+  /** Channel → the token that authorised it (private and presence channels). */
+  tokens: Map<string, number>;
+  /** Channels whose grant is being read. */
+  pending: Set<string>;
   lastSeen: number;
   pingSentAt: number;
   eventWindow: number;
@@ -51,6 +82,8 @@ const MAX_CHANNELS_PER_SOCKET = 100;
 /** Pusher's limit on a client event's size. */
 const MAX_FRAME_CHARS = 10_240;
 const DEFAULT_MAX_BUFFERED = 1 << 20;
+const DEFAULT_RECHECK_MS = 5_000;
+const OPEN = 1;
 
 export class SocketHub {
   private readonly conns = new Map<string, Conn>();
@@ -60,6 +93,8 @@ export class SocketHub {
   private readonly maxBuffered: number;
   private readonly pongTimeoutMs: number;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private recheckTimer: ReturnType<typeof setInterval> | undefined;
+  private rechecking = false;
   private closing = false;
 
   constructor(private readonly opts: HubOptions) {
@@ -78,6 +113,14 @@ export class SocketHub {
     const timer = setInterval(() => this.sweep(), every);
     Deno.unrefTimer(timer);
     this.sweepTimer = timer;
+    if (this.opts.validTokens) {
+      const recheck = setInterval(
+        () => this.recheckTokens(),
+        this.opts.recheckMs ?? DEFAULT_RECHECK_MS,
+      );
+      Deno.unrefTimer(recheck);
+      this.recheckTimer = recheck;
+    }
     await this.link?.start();
   }
 
@@ -86,48 +129,51 @@ export class SocketHub {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
+    clearInterval(this.recheckTimer);
     for (const conn of [...this.conns.values()]) {
       this.drop(conn, PusherCode.reconnectNow, "Server restarting");
     }
     await this.link?.stop();
   }
 
-  /** Upgrades a request on `/app/{key}`; the key and protocol are checked on the open socket, as Pusher does. */
-  accept(req: Request, key: string, protocol: string | null): Response {
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onopen = () => {
-      if (this.closing) return socket.close(PusherCode.reconnectNow, "Server restarting");
-      if (key !== this.opts.creds.key) {
-        return refuse(socket, PusherCode.appNotFound, `App key ${key} not in use`);
-      }
-      if (protocol === null) {
-        return refuse(socket, PusherCode.noProtocol, "No protocol version supplied");
-      }
-      if (protocol !== "7") {
-        return refuse(socket, PusherCode.unsupportedProtocol, "Unsupported protocol version");
-      }
-      const conn: Conn = {
-        id: newSocketId(),
-        ws: socket,
-        channels: new Map(),
-        lastSeen: Date.now(),
-        pingSentAt: 0,
-        eventWindow: 0,
-        eventCount: 0,
-      };
-      this.conns.set(conn.id, conn);
-      socket.onmessage = (e) => this.onFrame(conn, e.data);
-      socket.onclose = () => this.forget(conn);
-      socket.onerror = () => this.forget(conn);
-      this.send(
-        conn,
-        frame("pusher:connection_established", {
-          socket_id: conn.id,
-          activity_timeout: this.opts.activityTimeout,
-        }),
-      );
+  /**
+   * A socket just opened on `/app/{key}`: the key and protocol are checked on
+   * the open socket, as Pusher does. Null when it was refused (and closed).
+   */
+  open(socket: HubSocket, key: string, protocol: string | null): SocketEvents | null {
+    if (this.closing) {
+      socket.close(PusherCode.reconnectNow, "Server restarting");
+      return null;
+    }
+    if (key !== this.opts.creds.key) {
+      return refuse(socket, PusherCode.appNotFound, `App key ${key} not in use`);
+    }
+    if (protocol === null) {
+      return refuse(socket, PusherCode.noProtocol, "No protocol version supplied");
+    }
+    if (protocol !== "7") {
+      return refuse(socket, PusherCode.unsupportedProtocol, "Unsupported protocol version");
+    }
+    const conn: Conn = {
+      id: newSocketId(),
+      ws: socket,
+      channels: new Map(),
+      tokens: new Map(),
+      pending: new Set(),
+      lastSeen: Date.now(),
+      pingSentAt: 0,
+      eventWindow: 0,
+      eventCount: 0,
     };
-    return response;
+    this.conns.set(conn.id, conn);
+    this.send(
+      conn,
+      frame("pusher:connection_established", {
+        socket_id: conn.id,
+        activity_timeout: this.opts.activityTimeout,
+      }),
+    );
+    return { message: (text) => this.onFrame(conn, text), closed: () => this.forget(conn) };
   }
 
   /** Sends a server event to this instance's subscribers of `channel`. */
@@ -153,7 +199,7 @@ export class SocketHub {
     return this.conns.size;
   }
 
-  private onFrame(conn: Conn, raw: unknown): void {
+  private onFrame(conn: Conn, raw: string | null): void {
     conn.lastSeen = Date.now();
     conn.pingSentAt = 0;
     if (typeof raw === "string" && raw.length > MAX_FRAME_CHARS) {
@@ -185,12 +231,30 @@ export class SocketHub {
     const refuse = (status: number, why: string) =>
       this.send(conn, subscriptionErrorFrame(name, status, why));
     if (conn.channels.has(name)) return this.succeeded(conn, name);
-    if (conn.channels.size >= MAX_CHANNELS_PER_SOCKET) {
+    if (conn.pending.has(name)) return;
+    if (conn.channels.size + conn.pending.size >= MAX_CHANNELS_PER_SOCKET) {
       return refuse(429, "Too many channels on one connection");
     }
     const check = checkSubscription(this.opts.creds, conn.id, name, d);
     if (!check.ok) return refuse(check.status, check.error);
-    const { userId, info } = check;
+    const grants = this.opts.grants;
+    if (!grants || !needsSignature(name)) return this.join(conn, name, check.userId, check.info);
+    // The signature is good; the subscription also keeps the token that asked for it.
+    conn.pending.add(name);
+    readGrant(grants, conn.id, name).then(
+      (tokenId) => {
+        if (!conn.pending.delete(name) || !this.conns.has(conn.id)) return;
+        if (tokenId === null) return refuse(401, "No authorisation on record; authorise again");
+        conn.tokens.set(name, tokenId);
+        this.join(conn, name, check.userId, check.info);
+      },
+      () => {
+        if (conn.pending.delete(name)) refuse(503, "Authorisation could not be read; retry");
+      },
+    );
+  }
+
+  private join(conn: Conn, name: string, userId: string | null, info: MemberInfo): void {
     conn.channels.set(name, userId);
     let subs = this.subscribers.get(name);
     if (!subs) this.subscribers.set(name, subs = new Set());
@@ -220,9 +284,11 @@ export class SocketHub {
   }
 
   private unsubscribe(conn: Conn, name: unknown): void {
+    if (typeof name === "string") conn.pending.delete(name);
     if (typeof name !== "string" || !conn.channels.has(name)) return;
     const userId = conn.channels.get(name) ?? null;
     conn.channels.delete(name);
+    conn.tokens.delete(name);
     const subs = this.subscribers.get(name);
     subs?.delete(conn);
     if (subs?.size === 0) this.subscribers.delete(name);
@@ -304,7 +370,7 @@ export class SocketHub {
    */
   private send(conn: Conn, text: string): void {
     const ws = conn.ws;
-    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.readyState !== OPEN) return;
     if (ws.bufferedAmount > this.maxBuffered) {
       this.opts.log?.warn("realtime socket dropped: send buffer full", {
         queued_bytes: ws.bufferedAmount,
@@ -315,6 +381,38 @@ export class SocketHub {
       ws.send(text);
     } catch {
       this.forget(conn);
+    }
+  }
+
+  /**
+   * Ends the subscriptions these tokens authorised, on this instance: the
+   * channel gets `pusher:subscription_error` (401) and stops receiving.
+   */
+  endTokens(ended: ReadonlySet<number>): void {
+    if (ended.size === 0) return;
+    for (const conn of [...this.conns.values()]) {
+      for (const [channel, tokenId] of [...conn.tokens]) {
+        if (!ended.has(tokenId)) continue;
+        this.send(conn, subscriptionErrorFrame(channel, 401, TOKEN_ENDED_MESSAGE));
+        this.unsubscribe(conn, channel);
+      }
+    }
+  }
+
+  /** Expiry and suspension publish no event: the tokens behind subscriptions are checked every few seconds. */
+  private async recheckTokens(): Promise<void> {
+    if (this.rechecking || !this.opts.validTokens) return;
+    const ids = new Set<number>();
+    for (const conn of this.conns.values()) for (const id of conn.tokens.values()) ids.add(id);
+    if (ids.size === 0) return;
+    this.rechecking = true;
+    try {
+      const valid = await this.opts.validTokens([...ids]);
+      this.endTokens(new Set([...ids].filter((id) => !valid.has(id))));
+    } catch (err) {
+      this.opts.log?.warn("realtime token re-check failed", { err: String(err) });
+    } finally {
+      this.rechecking = false;
     }
   }
 
@@ -350,9 +448,10 @@ export class SocketHub {
   }
 }
 
-function refuse(socket: WebSocket, code: number, message: string): void {
+function refuse(socket: HubSocket, code: number, message: string): null {
   socket.send(errorFrame(code, message));
   socket.close(code, message);
+  return null;
 }
 
 /** `123.456`-style ids, as Pusher issues them. */

@@ -17,10 +17,10 @@ const FIELD_DEFAULTS: Record<PrechatFieldName, Omit<PrechatField, "required">> =
   phone: { name: "phone", label: "Phone", type: "tel" },
 };
 
-/** Where widgets reach the socket server: the public address of this server. */
+/** Where widgets reach the socket server: its public `ws(s)://` address (REALTIME_URL). */
 export interface RealtimeEndpoint {
   key: string;
-  baseUrl: string;
+  url: string;
 }
 
 export function buildWidgetConfig(bot: ChatbotRow, realtime: RealtimeEndpoint): WidgetConfig {
@@ -68,8 +68,8 @@ function prechatOf(stored: unknown): WidgetConfig["prechat"] {
 }
 
 function socketAddress(r: RealtimeEndpoint) {
-  const url = new URL(r.baseUrl);
-  const tls = url.protocol === "https:";
+  const url = new URL(r.url);
+  const tls = url.protocol === "wss:" || url.protocol === "https:";
   return {
     transport: "pusher" as const,
     key: r.key,

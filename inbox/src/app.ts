@@ -33,6 +33,8 @@ export interface AppOptions {
   session: TokenSession;
   setSession(s: TokenSession): void;
   realtimeKey: string | null;
+  /** Where the socket server listens (`ws(s)://…`); null: this page's own host. */
+  realtimeUrl?: string | null;
   onSignedOut(notice: string | null): void;
 }
 
@@ -168,7 +170,7 @@ export class InboxApp {
     this.#tags = tags.tags;
     await this.reload();
     this.#live = followInbox({
-      baseUrl: location.origin,
+      baseUrl: this.#o.realtimeUrl ?? location.origin,
       client: this.#o.client,
       realtimeKey: this.#o.realtimeKey,
       workspaceId: this.#o.session.company.id,

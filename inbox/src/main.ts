@@ -13,6 +13,9 @@ const root = document.getElementById("app")!;
 /** Null when the server has no realtime socket: the inbox polls instead. */
 const realtimeKey =
   document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-key"]')?.content ?? null;
+/** The socket server's `ws(s)://` address (REALTIME_URL). */
+const realtimeUrl =
+  document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-url"]')?.content ?? null;
 let session: TokenSession | null = loadSession();
 
 const client = createAgentClient({
@@ -43,6 +46,7 @@ function mount(s: TokenSession): void {
       session = fresh;
     },
     realtimeKey,
+    realtimeUrl,
     onSignedOut: signIn,
   });
   void app.start();

@@ -4,7 +4,11 @@
  * X-Forwarded-For. Anyone can send the header, so it is never trusted blindly.
  */
 
-export function clientIp(req: Request, remote: string, trusted: string[]): string {
+export function clientIp(
+  req: { headers: { get(name: string): string | null } },
+  remote: string,
+  trusted: string[],
+): string {
   if (trusted.length === 0 || !isTrusted(remote, trusted)) return remote;
   const hops = (req.headers.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim())
     .filter(Boolean);

@@ -19,7 +19,8 @@ function inlineBlocks(html: string, tag: string): string[] {
     .map((m) => m[2] ?? "");
 }
 
-export async function pageCsp(html: string): Promise<string> {
+/** `connect` adds origins the page may open connections to (the realtime socket server). */
+export async function pageCsp(html: string, connect: string[] = []): Promise<string> {
   const scripts = await Promise.all(inlineBlocks(html, "script").map(hash));
   const styles = await Promise.all(inlineBlocks(html, "style").map(hash));
   const attrs = await Promise.all(
@@ -31,7 +32,7 @@ export async function pageCsp(html: string): Promise<string> {
     `script-src 'self' ${scripts.join(" ")}`.trim(),
     `style-src ${[...new Set(styleSrc)].join(" ")}`,
     "img-src 'self' data:",
-    "connect-src 'self'",
+    ["connect-src 'self'", ...connect].join(" "),
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -1,7 +1,10 @@
 /**
- * GET /app/{key}: the WebSocket door of the realtime server (Pusher protocol
- * 7). Anything but a WebSocket upgrade gets a plain JSON answer; the key and
- * protocol are checked on the open socket, with Pusher's error codes.
+ * GET /app/{key} on the HTTP port. The sockets themselves are served by the
+ * socket server's own listener (REALTIME_URL, socket_server.ts), which reads
+ * and caps every frame; here a plain request learns it must upgrade, and an
+ * upgrade learns where to go, so no socket is ever read by Deno.serve's
+ * uncapped WebSocket. Both answers carry `socket_url`, the socket server's
+ * address, which clients given only the HTTP origin read (clients/realtime.ts).
  */
 import type { AppDeps } from "../../domain/deps.ts";
 import { jsonResponse } from "./rest_door.ts";
@@ -13,10 +16,10 @@ export function socketDoor(
   deps: AppDeps,
   req: Request,
   path: string,
-  search: string,
 ): Response | null {
   const key = /^\/app\/([^/]+)$/.exec(path)?.[1];
   if (key === undefined) return null;
+  const socketUrl = deps.config.realtimeUrl;
   if (req.method !== "GET") {
     return jsonResponse(405, {
       message: `The ${req.method} method is not supported for this route.`,
@@ -25,21 +28,15 @@ export function socketDoor(
     });
   }
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    return jsonResponse(426, { message: "Connect with a WebSocket (Pusher protocol 7)." }, {
+    return jsonResponse(426, {
+      message: `Connect with a WebSocket (Pusher protocol 7) to ${socketUrl}/app/{key}.`,
+      socket_url: socketUrl,
+    }, {
       Upgrade: "websocket",
     });
   }
-  const protocol = new URLSearchParams(search).get("protocol");
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(key);
-  } catch {
-    decoded = key;
-  }
-  try {
-    return deps.realtime.accept(req, decoded, protocol);
-  } catch {
-    // Deno refuses a malformed handshake (no Sec-WebSocket-Key, wrong Connection header).
-    return jsonResponse(400, { message: "Invalid WebSocket handshake." });
-  }
+  return jsonResponse(400, {
+    message: `Realtime sockets connect to ${socketUrl}/app/{key}.`,
+    socket_url: socketUrl,
+  });
 }

@@ -49,6 +49,6 @@ export const widgetConfig = publicProcedure
     const bot = await loadWidgetBot(ctx.deps.sql, input.key);
     const { config } = ctx.deps;
     return {
-      data: buildWidgetConfig(bot, { key: config.realtimeKey, baseUrl: config.baseUrl }),
+      data: buildWidgetConfig(bot, { key: config.realtimeKey, url: config.realtimeUrl! }),
     };
   });

@@ -303,7 +303,7 @@ Deno.test("widget works end to end in headless Chromium", serverTestOptions, asy
     await t.step("the pasted snippet works on another origin under a strict CSP", async () => {
       const snippet = `<script src="${s.url}/widget.js" data-key="acme-midnight" defer></script>`;
       // A strict host page allows Parley's origin and its realtime socket (docs/widget-api.md).
-      const socket = s.url.replace(/^http/, "ws");
+      const socket = s.deps.config.realtimeUrl;
       const csp =
         `default-src 'none'; script-src ${s.url}; connect-src ${s.url} ${socket}; style-src 'none'`;
       const site = Deno.serve(

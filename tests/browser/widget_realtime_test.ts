@@ -66,7 +66,10 @@ Deno.test("widget follows its conversation over the socket", serverTestOptions, 
       conversationId = (await conversationOf(page)) ?? "";
       assertOk(conversationId.length === 36);
       await waitUntil(() => Promise.resolve(sockets.length > 0), "the widget's socket");
-      assertOk(sockets[0]!.startsWith(`ws://127.0.0.1:${port}/app/parley?protocol=7`), sockets[0]);
+      assertOk(
+        sockets[0]!.startsWith(`ws://127.0.0.1:${s.realtimePort}/app/parley?protocol=7`),
+        sockets[0],
+      );
     });
 
     await t.step("with an agent online, 'talk to a human' promises a teammate", async () => {

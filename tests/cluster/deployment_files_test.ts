@@ -11,6 +11,9 @@ Deno.test("deploy/nginx.conf is the tested routing for compose's instances", asy
   const routing = file.slice(file.indexOf("upstream parley"));
   assertEquals(
     routing,
-    nginxRouting(["parley1:8080", "parley2:8080", "parley3:8080"], "80"),
+    nginxRouting(
+      [1, 2, 3].map((n) => ({ http: `parley${n}:8080`, socket: `parley${n}:8081` })),
+      "80",
+    ),
   );
 });

@@ -33,7 +33,7 @@ Deno.test({
     const channel = `private-workspace.${me.company.id}`;
     const sockets = Array.from(
       { length: 6 },
-      () => pusherClient({ url: lb, port: cluster.port }, { token: T.acme.agent.agent }),
+      () => pusherClient({ url: lb, realtimePort: cluster.port }, { token: T.acme.agent.agent }),
     );
     const subscribed = await Promise.all(sockets.map(async (s) => {
       await connected(s);

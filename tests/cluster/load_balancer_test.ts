@@ -59,7 +59,7 @@ Deno.test({
         const me = (await http(lb, "GET", "/api/agent/me", { token: T.acme.agent.agent })).body;
         const channel = `private-workspace.${me.company.id}`;
         // One socket straight on each instance, and one through the balancer.
-        const targets = [...cluster.instances, { url: lb, port: cluster.port }];
+        const targets = [...cluster.instances, { url: lb, realtimePort: cluster.port }];
         const clients = targets.map((s) => pusherClient(s, { token: T.acme.agent.agent }));
         try {
           const seen = clients.map(() => [] as string[]);

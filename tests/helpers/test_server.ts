@@ -11,6 +11,8 @@ import type { AppDeps } from "../../domain/deps.ts";
 export interface TestServer {
   url: string;
   port: number;
+  /** The realtime socket server's own port (`ws://127.0.0.1:{realtimePort}/app/{key}`). */
+  realtimePort: number;
   dataDir: string;
   env: Record<string, string>;
   /** The running server's services, to arrange state no HTTP surface offers yet. */
@@ -54,6 +56,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const db = opts.databaseUrl ? null : await createTestDatabase();
   const env: Record<string, string> = {
     PORT: "0",
+    REALTIME_PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     DEMO: "0",
@@ -77,6 +80,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   return {
     url,
     port: started.port,
+    realtimePort: started.realtimePort,
     dataDir,
     env,
     deps: started.services.deps,

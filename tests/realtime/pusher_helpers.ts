@@ -38,14 +38,14 @@ export interface ClientOptions {
 }
 
 export function pusherClient(
-  server: { url: string; port: number },
+  server: { url: string; realtimePort: number },
   opts: ClientOptions = {},
 ): Pusher {
   const forged = opts.authorizer;
   return new PusherJs(opts.key ?? REALTIME_KEY, {
     cluster: "",
     wsHost: "127.0.0.1",
-    wsPort: server.port,
+    wsPort: server.realtimePort,
     forceTLS: false,
     enabledTransports: ["ws"],
     disableStats: true,

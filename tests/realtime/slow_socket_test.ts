@@ -53,7 +53,7 @@ Deno.test("realtime: a socket that stops reading is dropped; others are not held
     fast.channel.bind("message.created", () => heard++);
 
     // The stalled client: handshake, subscribe to the widget channel, then never read again.
-    stalled = await Deno.connect({ hostname: "127.0.0.1", port: s.port });
+    stalled = await Deno.connect({ hostname: "127.0.0.1", port: s.realtimePort });
     const key = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
     await stalled.write(new TextEncoder().encode(
       `GET /app/${REALTIME_KEY}?protocol=7 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n` +

@@ -232,7 +232,7 @@ Deno.test("realtime: connect, authorise, refuse", serverTestOptions, async (t) =
         const rw = await subscribe(watcher, presence);
         assertOk(rw.ok);
         // A raw client that joins presence as the owner, then never answers anything.
-        const ws = new WebSocket(`ws://127.0.0.1:${s.port}/app/${REALTIME_KEY}?protocol=7`);
+        const ws = new WebSocket(`ws://127.0.0.1:${s.realtimePort}/app/${REALTIME_KEY}?protocol=7`);
         const frames: { event: string; data: unknown }[] = [];
         const closed = new Promise<number>((resolve) => ws.onclose = (e) => resolve(e.code));
         const established = new Promise<string>((resolve) =>
@@ -280,7 +280,7 @@ Deno.test("realtime: connect, authorise, refuse", serverTestOptions, async (t) =
           [`/app/${REALTIME_KEY}?protocol=5`, 4007],
         ] as const
       ) {
-        const ws = new WebSocket(`ws://127.0.0.1:${s.port}${path}`);
+        const ws = new WebSocket(`ws://127.0.0.1:${s.realtimePort}${path}`);
         const first = new Promise<{ event: string; data: { code: number } }>((resolve) =>
           ws.onmessage = (e) => resolve(JSON.parse(e.data))
         );

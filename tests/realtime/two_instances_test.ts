@@ -11,7 +11,7 @@
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { standardSeed, T } from "../helpers/fixtures.ts";
+import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { freePort, waitReady } from "../helpers/net.ts";
@@ -29,11 +29,13 @@ if (!shared) {
 /** Instance B: the real server in its own process, on A's database, Redis prefix and keys. */
 async function startInstanceB(env: Record<string, string>) {
   const port = freePort();
+  const realtimePort = freePort();
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", new URL("../../main.ts", import.meta.url).pathname],
     env: {
       ...env,
       PORT: String(port),
+      REALTIME_PORT: String(realtimePort),
       BASE_URL: `http://127.0.0.1:${port}`,
       SEED_FILE: "",
       DEMO: "0",
@@ -47,6 +49,7 @@ async function startInstanceB(env: Record<string, string>) {
   return {
     url,
     port,
+    realtimePort,
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
@@ -136,6 +139,39 @@ Deno.test({
         const removed = nextEvent<{ id: string }>(pb.channel, "pusher:member_removed");
         onA.disconnect();
         assertEquals((await removed).id, String(owner.user.id));
+      });
+
+      await t.step("signing out through A ends the token's channels on B", async () => {
+        const login = await http(a.url, "POST", "/api/agent/login", {
+          body: { email: EMAIL.acmeAgent, password: PASSWORD, device_name: "Phone" },
+          headers: freshIp(),
+        });
+        assertEquals(login.status, 200, login.text);
+        const phone = pusherClient(b, { token: login.body.token });
+        try {
+          const sub = await subscribe(phone, `private-conversation.${id}`);
+          assertOk(sub.ok);
+          const ended = nextEvent<any>(sub.channel, "pusher:subscription_error", 8000);
+          let heard = 0;
+          sub.channel.bind("message.created", () => heard++);
+          const out = await http(a.url, "POST", "/api/agent/logout", { token: login.body.token });
+          assertEquals(out.status, 200);
+          assertEquals((await ended).status, 401);
+          // The owner's app on B (subscribed above) still hears the conversation.
+          const stillHeard = nextEvent<any>(
+            onB.subscribe(`private-conversation.${id}`),
+            "message.created",
+          );
+          await http(a.url, "POST", `/api/agent/conversations/${id}/reply`, {
+            token: T.acme.owner.agent,
+            body: { body: "After the sign-out." },
+          });
+          await stillHeard;
+          await new Promise((r) => setTimeout(r, 300));
+          assertEquals(heard, 0);
+        } finally {
+          phone.disconnect();
+        }
       });
     } finally {
       onB.disconnect();

@@ -50,7 +50,7 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
         transport: "pusher",
         key: "parley",
         host: "localhost",
-        port: s.port,
+        port: s.realtimePort,
         tls: false,
         heartbeat_seconds: 15,
         stream_path: `/widget/${KEY}/stream`,
