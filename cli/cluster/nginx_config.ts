@@ -20,10 +20,13 @@ export interface Upstream {
  */
 export function nginxRouting(upstreams: Upstream[], listen: string): string {
   const list = (pick: (u: Upstream) => string) =>
-    upstreams.map((u) => `    server ${pick(u)} max_fails=1 fail_timeout=5s;`).join("\n");
+    upstreams.map((u) => `    server ${pick(u)} max_fails=0;`).join("\n");
   return `upstream parley {
     # The instance with the fewest open connections: long streams do not pile
-    # up on one instance.
+    # up on one instance. No instance is ever marked down (max_fails=0): one
+    # that is stopped refuses the connection at once and the request goes to
+    # the next, while one marked down for a while could leave no instance at
+    # all during a quick rolling restart ("no live upstreams").
     least_conn;
 ${list((u) => u.http)}
 }
