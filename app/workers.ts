@@ -5,10 +5,15 @@
 import type { AppDeps, Worker } from "../domain/deps.ts";
 import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
 import { startNotificationsWorker } from "../domain/notifications/notifications_worker.ts";
+import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
-const FACTORIES: WorkerFactory[] = [startIndexingWorker, startNotificationsWorker];
+const FACTORIES: WorkerFactory[] = [
+  startIndexingWorker,
+  startNotificationsWorker,
+  startWebhookWorker,
+];
 
 export function startWorkers(deps: AppDeps): Worker[] {
   return FACTORIES.map((start) => start(deps));

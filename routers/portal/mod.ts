@@ -5,6 +5,16 @@ import { listBots, showBot, updateBot } from "./chatbots.ts";
 import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { analytics, snippet } from "./insights.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  showWebhook,
+  updateWebhook,
+} from "./webhooks.ts";
 
 export const portalRouter = router({
   login,
@@ -21,4 +31,12 @@ export const portalRouter = router({
   deleteKey,
   analytics,
   snippet,
+  listWebhooks,
+  createWebhook,
+  showWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
 });
