@@ -41,7 +41,9 @@ CREATE TABLE webhook_events (
 -- The durable job: one per event and endpoint. A worker claims it with a
 -- lease (locked_until); a dead worker's lease runs out and another claims it.
 -- ordering_key (the conversation) keeps one endpoint's events of one
--- conversation in order: a later one waits while an earlier one is pending.
+-- conversation in order: a later one is recorded `waiting` while an earlier
+-- one is pending, and is released (due at once) when that one settles, so a
+-- claim only ever looks at the heads of the queues, however long the backlog.
 CREATE TABLE webhook_deliveries (
   id bigserial PRIMARY KEY,
   workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
@@ -49,6 +51,7 @@ CREATE TABLE webhook_deliveries (
   endpoint_id bigint NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
   ordering_key text NOT NULL,
   status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
+  waiting boolean NOT NULL DEFAULT false,
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL,
   -- Retries stop a day (WEBHOOK_RETRY_WINDOW_SECONDS) after this.
@@ -62,7 +65,7 @@ CREATE TABLE webhook_deliveries (
   UNIQUE (event_id, endpoint_id)
 );
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, id)
-  WHERE status = 'pending';
+  WHERE status = 'pending' AND NOT waiting;
 CREATE INDEX webhook_deliveries_order_idx ON webhook_deliveries (endpoint_id, ordering_key, event_id)
   WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, id);

@@ -20,6 +20,20 @@ import { sendAttempt } from "./send_attempt.ts";
 import { nextAttemptAt } from "./retry_schedule.ts";
 import { notifyEndpointDisabled } from "./notify_disabled.ts";
 
+// Decrypted secrets by ciphertext: a rotation stores a new ciphertext, so nothing goes stale.
+const secrets = new Map<string, Promise<string>>();
+
+function secretOf(deps: AppDeps, ciphertext: string): Promise<string> {
+  let plain = secrets.get(ciphertext);
+  if (!plain) {
+    if (secrets.size > 1000) secrets.clear();
+    plain = decryptText(deps.appKey, ciphertext);
+    plain.catch(() => secrets.delete(ciphertext));
+    secrets.set(ciphertext, plain);
+  }
+  return plain;
+}
+
 export async function deliverOne(
   deps: AppDeps,
   d: ClaimedDelivery,
@@ -40,9 +54,9 @@ export async function deliverOne(
     }),
   );
   const now = deps.clock();
-  const secrets = [await decryptText(deps.appKey, d.secret_encrypted)];
+  const secrets = [await secretOf(deps, d.secret_encrypted)];
   if (d.previous_secret_encrypted && d.previous_expires_at && d.previous_expires_at > now) {
-    secrets.push(await decryptText(deps.appKey, d.previous_secret_encrypted));
+    secrets.push(await secretOf(deps, d.previous_secret_encrypted));
   }
   const outcome = await sendAttempt(cfg, {
     url: d.url,
@@ -73,7 +87,7 @@ export async function deliverOne(
   });
   if (!held) return; // the lease was lost: another worker owns the delivery now
   if (outcome.kind === "succeeded") {
-    await markEndpointHealthy(deps.sql, d.endpoint_id);
+    if (d.failing_since) await markEndpointHealthy(deps.sql, d.endpoint_id);
     return;
   }
   const failingSince = await markEndpointFailing(deps.sql, d.endpoint_id, after);
