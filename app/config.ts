@@ -69,6 +69,8 @@ export interface WebhookConfig {
   concurrency: number;
   pollMs: number;
   leaseSeconds: number;
+  /** How often the recovery sweep looks for events a dead instance did not record. */
+  sweepSeconds: number;
 }
 
 export interface NotificationConfig {
@@ -288,6 +290,7 @@ function parseWebhooks(env: Env): WebhookConfig {
     concurrency: parseIntRange("WEBHOOK_CONCURRENCY", env.WEBHOOK_CONCURRENCY, 8, 0, 128),
     pollMs: parseIntRange("WEBHOOK_POLL_MS", env.WEBHOOK_POLL_MS, 1_000, 10, 60_000),
     leaseSeconds: parseIntRange("WEBHOOK_LEASE_SECONDS", env.WEBHOOK_LEASE_SECONDS, 60, 1, 3_600),
+    sweepSeconds: parseIntRange("WEBHOOK_SWEEP_SECONDS", env.WEBHOOK_SWEEP_SECONDS, 30, 1, 3_600),
   };
 }
 

@@ -31,13 +31,10 @@ export async function recordEvent(sql: Executor, e: RecordedEvent): Promise<numb
                       WHERE workspace_id = ${e.workspaceId} AND enabled AND ${e.type} = ANY(events))
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING id)
-    INSERT INTO webhook_deliveries (workspace_id, event_id, endpoint_id, ordering_key, waiting,
+    INSERT INTO webhook_deliveries (workspace_id, event_id, endpoint_id, ordering_key,
                                     next_attempt_at, window_started_at, created_at, updated_at)
-    SELECT ${e.workspaceId}, event.id, ep.id, ${e.orderingKey},
-           EXISTS (SELECT 1 FROM webhook_deliveries p
-                    WHERE p.endpoint_id = ep.id AND p.ordering_key = ${e.orderingKey}
-                      AND p.status = 'pending'),
-           ${e.now}, ${e.now}, ${e.now}, ${e.now}
+    SELECT ${e.workspaceId}, event.id, ep.id, ${e.orderingKey}, ${e.now}, ${e.now}, ${e.now},
+           ${e.now}
       FROM event JOIN webhook_endpoints ep
         ON ep.workspace_id = ${e.workspaceId} AND ep.enabled AND ${e.type} = ANY(ep.events)
     RETURNING id`;
@@ -65,9 +62,9 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Take up to `limit` due deliveries of enabled endpoints: pending, not
- * waiting behind an earlier event of the same conversation, their time come,
- * not leased (or the lease ran out: its worker died).
+ * Take up to `limit` due deliveries of enabled endpoints: pending, their time
+ * come, not leased (or the lease ran out: its worker died), and no earlier
+ * event of the same conversation still pending for the same endpoint.
  */
 export async function claimDeliveries(
   sql: Executor,
@@ -84,8 +81,12 @@ export async function claimDeliveries(
        WHERE d.id IN (
          SELECT c.id FROM webhook_deliveries c
            JOIN webhook_endpoints ep ON ep.id = c.endpoint_id AND ep.enabled
-          WHERE c.status = 'pending' AND NOT c.waiting AND c.next_attempt_at <= ${now}
+          WHERE c.status = 'pending' AND c.next_attempt_at <= ${now}
             AND (c.locked_until IS NULL OR c.locked_until < ${now})
+            AND NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+               WHERE p.endpoint_id = c.endpoint_id AND p.ordering_key = c.ordering_key
+                 AND p.status = 'pending' AND p.event_id < c.event_id)
           ORDER BY c.next_attempt_at, c.id
           LIMIT ${limit}
           FOR UPDATE OF c SKIP LOCKED)
@@ -137,11 +138,7 @@ export interface AttemptRecord {
   nextAttemptAt?: Date;
 }
 
-/**
- * Log the attempt and settle the delivery, unless its lease was lost
- * meanwhile. A settled delivery releases the next event of its conversation
- * for the same endpoint: due at once, with its own retry window from now.
- */
+/** Log the attempt and settle the delivery, unless its lease was lost meanwhile. */
 export async function recordAttempt(sql: Executor, a: AttemptRecord): Promise<boolean> {
   const status = a.outcome === "retry" ? "pending" : a.outcome;
   const rows = await sql`
@@ -151,16 +148,7 @@ export async function recordAttempt(sql: Executor, a: AttemptRecord): Promise<bo
              locked_by = NULL, locked_until = NULL, last_status = ${a.statusCode},
              last_error = ${a.error}, updated_at = ${a.at}
        WHERE id = ${a.deliveryId} AND locked_by = ${a.workerId}
-      RETURNING id, endpoint_id, ordering_key, status),
-    released AS (
-      UPDATE webhook_deliveries n SET waiting = false, next_attempt_at = ${a.at},
-             window_started_at = ${a.at}, updated_at = ${a.at}
-       WHERE n.id = (
-         SELECT w.id FROM webhook_deliveries w JOIN settled s
-             ON w.endpoint_id = s.endpoint_id AND w.ordering_key = s.ordering_key
-          WHERE s.status <> 'pending' AND w.status = 'pending' AND w.waiting
-          ORDER BY w.event_id LIMIT 1)
-      RETURNING n.id)
+      RETURNING id)
     INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, duration_ms,
                                   response_excerpt, error, outcome)
     SELECT id, ${a.attempt}, ${a.at}, ${a.statusCode}, ${a.durationMs}, ${a.responseExcerpt},
@@ -227,10 +215,7 @@ export async function listAttempts(sql: Executor, deliveryIds: number[]): Promis
      ORDER BY delivery_id, id`;
 }
 
-/**
- * Send again now, with a fresh retry window, ahead of anything waiting (a
- * redelivery is out of order by nature); false for an unknown or in-flight one.
- */
+/** Send again now, with a fresh retry window; false for an unknown or in-flight delivery. */
 export async function redeliver(
   sql: Executor,
   workspaceId: number,
@@ -239,7 +224,7 @@ export async function redeliver(
   now: Date,
 ): Promise<boolean> {
   const rows = await sql`
-    UPDATE webhook_deliveries SET status = 'pending', waiting = false, next_attempt_at = ${now},
+    UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${now},
            window_started_at = ${now}, updated_at = ${now}
      WHERE workspace_id = ${workspaceId} AND endpoint_id = ${endpointId} AND id = ${deliveryId}
        AND (status <> 'pending' OR locked_until IS NULL OR locked_until < ${now})

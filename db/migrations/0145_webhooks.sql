@@ -41,9 +41,7 @@ CREATE TABLE webhook_events (
 -- The durable job: one per event and endpoint. A worker claims it with a
 -- lease (locked_until); a dead worker's lease runs out and another claims it.
 -- ordering_key (the conversation) keeps one endpoint's events of one
--- conversation in order: a later one is recorded `waiting` while an earlier
--- one is pending, and is released (due at once) when that one settles, so a
--- claim only ever looks at the heads of the queues, however long the backlog.
+-- conversation in order: a later one waits while an earlier one is pending.
 CREATE TABLE webhook_deliveries (
   id bigserial PRIMARY KEY,
   workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
@@ -51,7 +49,6 @@ CREATE TABLE webhook_deliveries (
   endpoint_id bigint NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
   ordering_key text NOT NULL,
   status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
-  waiting boolean NOT NULL DEFAULT false,
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL,
   -- Retries stop a day (WEBHOOK_RETRY_WINDOW_SECONDS) after this.
@@ -65,7 +62,7 @@ CREATE TABLE webhook_deliveries (
   UNIQUE (event_id, endpoint_id)
 );
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at, id)
-  WHERE status = 'pending' AND NOT waiting;
+  WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_order_idx ON webhook_deliveries (endpoint_id, ordering_key, event_id)
   WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_endpoint_idx ON webhook_deliveries (endpoint_id, id);
@@ -84,3 +81,11 @@ CREATE TABLE webhook_attempts (
 );
 CREATE INDEX webhook_attempts_delivery_idx ON webhook_attempts (delivery_id, id);
 CREATE INDEX webhook_attempts_time_idx ON webhook_attempts (attempted_at);
+
+-- How far the recovery sweep has read the messages and conversations tables:
+-- a message or conversation committed by an instance that died before it
+-- recorded the event is found here and recorded then (docs/webhooks.md).
+CREATE TABLE webhook_sweep_cursors (
+  source text PRIMARY KEY,
+  last_id bigint NOT NULL
+);

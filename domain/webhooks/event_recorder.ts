@@ -13,6 +13,25 @@ import { describeError } from "../../app/logger.ts";
 import { subscribedKinds } from "../../db/webhook_endpoints.ts";
 import { recordEvent } from "../../db/webhook_deliveries.ts";
 import { webhookTypeOf } from "./event_types.ts";
+import { dedupeKeyOf, webhookIdOf } from "./event_identity.ts";
+
+/** Record one event for its subscribers (none: nothing written); the deliveries created. */
+export async function recordWebhookEvent(
+  deps: Pick<AppDeps, "sql" | "clock">,
+  event: DomainEvent,
+  type: string,
+): Promise<number> {
+  const dedupeKey = dedupeKeyOf(event, type);
+  return await recordEvent(deps.sql, {
+    publicId: await webhookIdOf(dedupeKey),
+    workspaceId: event.workspaceId,
+    type,
+    dedupeKey,
+    orderingKey: String(event.conversationId ?? ""),
+    source: event,
+    now: deps.clock(),
+  });
+}
 
 const GATE_TTL_MS = 60_000;
 
@@ -42,17 +61,7 @@ export function createEventRecorder(deps: AppDeps, onRecorded: () => void) {
 
   const record = async (event: DomainEvent, type: string) => {
     if (!(await kindsOf(event.workspaceId)).has(type)) return;
-    const eventId = typeof event.eventId === "string" ? event.eventId : crypto.randomUUID();
-    const created = await recordEvent(deps.sql, {
-      publicId: `msg_${eventId.replaceAll("-", "")}`,
-      workspaceId: event.workspaceId,
-      type,
-      dedupeKey: eventId,
-      orderingKey: String(event.conversationId ?? ""),
-      source: event,
-      now: deps.clock(),
-    });
-    if (created > 0) onRecorded();
+    if (await recordWebhookEvent(deps, event, type) > 0) onRecorded();
   };
 
   return (event: DomainEvent): void => {

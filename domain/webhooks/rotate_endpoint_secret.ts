@@ -4,6 +4,7 @@
  * without missing a delivery: each request carries both signatures meanwhile.
  */
 import type { AppDeps } from "../deps.ts";
+import type { Executor } from "../../db/client.ts";
 import { rotateEndpointSecret as rotateRow } from "../../db/webhook_endpoints.ts";
 import { encryptText } from "../auth/secrets.ts";
 import { NotFound } from "../errors.ts";
@@ -18,7 +19,22 @@ export async function rotateEndpointSecret(
   id: number,
   overlapHours = DEFAULT_OVERLAP_HOURS,
 ): Promise<EndpointView & { secret: string }> {
-  const now = deps.clock();
+  return await rotateSecret(
+    { sql: deps.sql, appKey: deps.appKey, now: deps.clock() },
+    workspaceId,
+    id,
+    overlapHours,
+  );
+}
+
+/** The rotation itself, for the server and the admin CLI. */
+export async function rotateSecret(
+  deps: { sql: Executor; appKey: CryptoKey; now: Date },
+  workspaceId: number,
+  id: number,
+  overlapHours = DEFAULT_OVERLAP_HOURS,
+): Promise<EndpointView & { secret: string }> {
+  const now = deps.now;
   const secret = generateSecret();
   const until = new Date(now.getTime() + overlapHours * 3_600_000);
   const row = await rotateRow(

@@ -21,6 +21,7 @@ import type { MailSender } from "../notifications/email_digest_job.ts";
 import { createEventRecorder } from "./event_recorder.ts";
 import { deliverOne } from "./deliver_one.ts";
 import { WEBHOOKS_CHANNEL } from "./wake.ts";
+import { sweepMissedEvents } from "./sweep_missed_events.ts";
 
 /** Attempts and settled deliveries are kept this long. */
 export const WEBHOOK_LOG_DAYS = 30;
@@ -114,6 +115,21 @@ export function startWebhookWorker(deps: AppDeps): Worker {
   const purger = setInterval(() => {
     purgeOldWebhookRows(deps.sql, deps.clock(), WEBHOOK_LOG_DAYS).catch(() => {});
   }, 3_600_000);
+  let sweeping = false;
+  const sweep = () => {
+    if (sweeping || stopping) return;
+    sweeping = true;
+    sweepMissedEvents(deps)
+      .then((n) => {
+        if (n === 0) return;
+        deps.log.warn("webhook events recovered by the sweep", { n });
+        void fill();
+      })
+      .catch((err) => deps.log.warn("webhook sweep failed", describeError(err)))
+      .finally(() => sweeping = false);
+  };
+  const sweeper = setInterval(sweep, cfg.sweepSeconds * 1000);
+  sweep();
   void fill();
   return {
     name: "webhooks",
@@ -121,6 +137,8 @@ export function startWebhookWorker(deps: AppDeps): Worker {
       stopping = true;
       clearInterval(timer);
       clearInterval(purger);
+      clearInterval(sweeper);
+      while (sweeping) await new Promise((r) => setTimeout(r, 10));
       await Promise.all(unsubscribes.map((u) => u()));
       while (claiming) await new Promise((r) => setTimeout(r, 10));
       for (const r of running.values()) r.abort.abort(new Error("shutting down"));

@@ -38,6 +38,7 @@ const s = await startTestServer({
     WEBHOOK_POLL_MS: "50",
     WEBHOOK_RETRY_BASE_MS: String(BASE_MS),
     WEBHOOK_TIMEOUT_MS: "500",
+    WEBHOOK_SWEEP_SECONDS: "1",
   },
 });
 const portal = (method: string, path: string, body?: unknown) =>
@@ -45,9 +46,12 @@ const portal = (method: string, path: string, body?: unknown) =>
 
 /** A fresh endpoint for one scenario (the previous one removed), subscribed to conversation.created. */
 let current: number | null = null;
-async function endpointAt(url: string): Promise<{ id: number; secret: string }> {
+async function endpointAt(
+  url: string,
+  events = ["conversation.created"],
+): Promise<{ id: number; secret: string }> {
   if (current !== null) await portal("DELETE", `/webhooks/${current}`);
-  const r = await portal("POST", "/webhooks", { url, events: ["conversation.created"] });
+  const r = await portal("POST", "/webhooks", { url, events });
   assertEquals(r.status, 201, r.text);
   current = r.body.data.id;
   return r.body.data;
@@ -136,6 +140,32 @@ Deno.test("webhook delivery failures", serverTestOptions, async (t) => {
     assertEquals([d!.status, d!.attempts], ["failed", 1]);
     assertEquals(d!.attempt_log[0]!.status_code, 400);
   });
+
+  await t.step(
+    "a message committed without its event (process died) is recovered once",
+    async () => {
+      const ep = await endpointAt(`${flaky.url}/swept`, ["message.created"]);
+      flaky.received.length = 0;
+      flaky.respond = () => new Response(null, { status: 204 });
+      // Stored behind the API's back: no domain event is ever published for it.
+      const [row] = await s.deps.sql<{ id: number; public_id: string }[]>`
+      INSERT INTO messages (workspace_id, conversation_id, role, content)
+      SELECT workspace_id, id, 'visitor', 'Written just before a crash' FROM conversations
+       ORDER BY id DESC LIMIT 1
+      RETURNING id, (SELECT public_id FROM conversations ORDER BY id DESC LIMIT 1)`;
+      const [hit] = await flaky.waitFor(1, 15_000);
+      verifyWebhook(ep.secret, hit!);
+      const data = hit!.json.data as {
+        conversation: { id: string };
+        message: Record<string, unknown>;
+      };
+      assertEquals(data.message.id, Number(row!.id));
+      assertEquals(data.message.content, "Written just before a crash");
+      assertEquals(data.conversation.id, row!.public_id);
+      await new Promise((r) => setTimeout(r, 2500)); // two more sweeps find nothing new
+      assertEquals(flaky.received.length, 1);
+    },
+  );
 
   await t.step("private and local targets are refused when stored", async () => {
     for (
