@@ -19,6 +19,24 @@ export async function sweepCursor(sql: Executor, source: SweepSource): Promise<n
   return Number(row!.last_id);
 }
 
+/**
+ * With no enabled endpoint anywhere there is nothing to recover: move the
+ * cursor to the table's end (an index read) instead of reading the rows.
+ * True when it did so.
+ */
+export async function skipSweepWithoutEndpoints(
+  sql: Executor,
+  source: SweepSource,
+): Promise<boolean> {
+  const table = sql(source);
+  const rows = await sql`
+    UPDATE webhook_sweep_cursors
+       SET last_id = GREATEST(last_id, (SELECT COALESCE(max(id), 0) FROM ${table}))
+     WHERE source = ${source} AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled)
+    RETURNING last_id`;
+  return rows.length > 0;
+}
+
 export async function advanceSweepCursor(
   sql: Executor,
   source: SweepSource,

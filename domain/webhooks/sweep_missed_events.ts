@@ -12,6 +12,7 @@ import {
   advanceSweepCursor,
   conversationsToSweep,
   messagesToSweep,
+  skipSweepWithoutEndpoints,
   sweepCursor,
 } from "../../db/webhook_sweep.ts";
 import { recordWebhookEvent } from "./event_recorder.ts";
@@ -24,6 +25,12 @@ export async function sweepMissedEvents(deps: AppDeps): Promise<number> {
     deps.clock().getTime() - (deps.config.webhooks.sweepSeconds * 1000) / 3,
   );
   let recorded = 0;
+  await sweepCursor(deps.sql, "conversations");
+  await sweepCursor(deps.sql, "messages");
+  if (await skipSweepWithoutEndpoints(deps.sql, "conversations")) {
+    await skipSweepWithoutEndpoints(deps.sql, "messages");
+    return 0;
+  }
   for (let more = true; more;) {
     const after = await sweepCursor(deps.sql, "conversations");
     const rows = await conversationsToSweep(deps.sql, after, settledBefore, BATCH);
