@@ -14,53 +14,66 @@ import {
   messagesToSweep,
   skipSweepWithoutEndpoints,
   sweepCursor,
+  type SweepSource,
 } from "../../db/webhook_sweep.ts";
+import type { DomainEvent } from "../../app/event_bus.ts";
 import { recordWebhookEvent } from "./event_recorder.ts";
 
 const BATCH = 500;
 
-/** One pass over both tables; the number of events it recorded. */
-export async function sweepMissedEvents(deps: AppDeps): Promise<number> {
-  const settledBefore = new Date(
-    deps.clock().getTime() - (deps.config.webhooks.sweepSeconds * 1000) / 3,
-  );
+/** Read one table from its cursor to the settle time, recording what is missing. */
+async function drain<R extends { id: number; missing: boolean }>(
+  deps: AppDeps,
+  source: SweepSource,
+  read: (afterId: number) => Promise<R[]>,
+  eventOf: (row: R) => DomainEvent,
+): Promise<number> {
   let recorded = 0;
+  for (let more = true; more;) {
+    const rows = await read(await sweepCursor(deps.sql, source));
+    for (const row of rows.filter((r) => r.missing)) {
+      const event = eventOf(row);
+      recorded += await recordWebhookEvent(deps, event, event.type);
+    }
+    if (rows.length) await advanceSweepCursor(deps.sql, source, rows.at(-1)!.id);
+    more = rows.length === BATCH;
+  }
+  return recorded;
+}
+
+/** One pass over both tables, conversations first; the number of events it recorded. */
+export async function sweepMissedEvents(deps: AppDeps): Promise<number> {
+  const settled = new Date(deps.clock().getTime() - (deps.config.webhooks.sweepSeconds * 1000) / 3);
   await sweepCursor(deps.sql, "conversations");
   await sweepCursor(deps.sql, "messages");
   if (await skipSweepWithoutEndpoints(deps.sql, "conversations")) {
     await skipSweepWithoutEndpoints(deps.sql, "messages");
     return 0;
   }
-  for (let more = true; more;) {
-    const after = await sweepCursor(deps.sql, "conversations");
-    const rows = await conversationsToSweep(deps.sql, after, settledBefore, BATCH);
-    for (const c of rows.filter((r) => r.missing)) {
-      recorded += await recordWebhookEvent(deps, {
-        type: "conversation.created",
-        workspaceId: Number(c.workspace_id),
-        conversationId: c.public_id,
-        chatbotId: Number(c.chatbot_id),
-      }, "conversation.created");
-    }
-    if (rows.length) await advanceSweepCursor(deps.sql, "conversations", rows.at(-1)!.id);
-    more = rows.length === BATCH;
-  }
-  for (let more = true; more;) {
-    const after = await sweepCursor(deps.sql, "messages");
-    const rows = await messagesToSweep(deps.sql, after, settledBefore, BATCH);
-    for (const m of rows.filter((r) => r.missing)) {
-      recorded += await recordWebhookEvent(deps, {
-        type: "message.created",
-        workspaceId: Number(m.workspace_id),
-        conversationId: m.public_id,
-        messageId: Number(m.id),
-        role: m.role,
-        content: m.content,
-        createdAt: m.created_at.toISOString(),
-      }, "message.created");
-    }
-    if (rows.length) await advanceSweepCursor(deps.sql, "messages", rows.at(-1)!.id);
-    more = rows.length === BATCH;
-  }
-  return recorded;
+  const conversations = await drain(
+    deps,
+    "conversations",
+    (after) => conversationsToSweep(deps.sql, after, settled, BATCH),
+    (c) => ({
+      type: "conversation.created",
+      workspaceId: Number(c.workspace_id),
+      conversationId: c.public_id,
+      chatbotId: Number(c.chatbot_id),
+    }),
+  );
+  const messages = await drain(
+    deps,
+    "messages",
+    (after) => messagesToSweep(deps.sql, after, settled, BATCH),
+    (m) => ({
+      type: "message.created",
+      workspaceId: Number(m.workspace_id),
+      conversationId: m.public_id,
+      messageId: Number(m.id),
+      role: m.role,
+      content: m.content,
+      createdAt: m.created_at.toISOString(),
+    }),
+  );
+  return conversations + messages;
 }
