@@ -75,6 +75,26 @@ export interface Config {
    * an egress proxy on the intranet). The crawler's settings do not apply.
    */
   integrationAllowHosts: string[];
+
+  /** Outbound webhooks (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Hosts (`host` or `host:port`) an endpoint may reach over http and although private. */
+  allowHosts: string[];
+  /** One attempt's time limit (WEBHOOK_TIMEOUT_MS, default 10000). */
+  timeoutMs: number;
+  /** First retry delay; each later one is three times longer, capped at 4320 of these (6 h). */
+  retryBaseMs: number;
+  /** Retries stop, and a failing endpoint is disabled, after this long (default a day). */
+  retryWindowSeconds: number;
+  /** Deliveries in flight per instance; 0 delivers nothing from this instance. */
+  concurrency: number;
+  pollMs: number;
+  leaseSeconds: number;
+  /** How often the recovery sweep looks for events a dead instance did not record. */
+  sweepSeconds: number;
 }
 
 export interface NotificationConfig {
@@ -308,6 +328,34 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
 
     integrationAllowHosts: (env.CONTEXT_ALLOW_HOSTS ?? "").split(",")
       .map((s) => s.trim().toLowerCase()).filter(Boolean),
+
+    webhooks: parseWebhooks(env),
+  };
+}
+
+function parseWebhooks(env: Env): WebhookConfig {
+  return {
+    allowHosts: (env.WEBHOOK_ALLOW_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    timeoutMs: parseIntRange("WEBHOOK_TIMEOUT_MS", env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 60_000),
+    retryBaseMs: parseIntRange(
+      "WEBHOOK_RETRY_BASE_MS",
+      env.WEBHOOK_RETRY_BASE_MS,
+      5_000,
+      10,
+      600_000,
+    ),
+    retryWindowSeconds: parseIntRange(
+      "WEBHOOK_RETRY_WINDOW_SECONDS",
+      env.WEBHOOK_RETRY_WINDOW_SECONDS,
+      86_400,
+      1,
+      604_800,
+    ),
+    concurrency: parseIntRange("WEBHOOK_CONCURRENCY", env.WEBHOOK_CONCURRENCY, 8, 0, 128),
+    pollMs: parseIntRange("WEBHOOK_POLL_MS", env.WEBHOOK_POLL_MS, 1_000, 10, 60_000),
+    leaseSeconds: parseIntRange("WEBHOOK_LEASE_SECONDS", env.WEBHOOK_LEASE_SECONDS, 60, 1, 3_600),
+    sweepSeconds: parseIntRange("WEBHOOK_SWEEP_SECONDS", env.WEBHOOK_SWEEP_SECONDS, 30, 1, 3_600),
   };
 }
 

@@ -6,6 +6,7 @@ import type { AppDeps, Worker } from "../domain/deps.ts";
 import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
 import { startNotificationsWorker } from "../domain/notifications/notifications_worker.ts";
 import { startCatalogueWorker } from "../domain/catalogue/catalogue_worker.ts";
+import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -13,6 +14,7 @@ const FACTORIES: WorkerFactory[] = [
   startIndexingWorker,
   startNotificationsWorker,
   startCatalogueWorker,
+  startWebhookWorker,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

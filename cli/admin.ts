@@ -16,6 +16,7 @@ import { seedCommands } from "./commands/seed.ts";
 import { keyCommands } from "./commands/key.ts";
 import { listCommands } from "./commands/list.ts";
 import { integrationCommands } from "./commands/integration.ts";
+import { webhookCommands } from "./commands/webhook.ts";
 import { openAdmin } from "./open_admin.ts";
 
 export const COMMANDS: Command[] = [
@@ -27,6 +28,7 @@ export const COMMANDS: Command[] = [
   ...keyCommands,
   ...listCommands,
   ...integrationCommands,
+  ...webhookCommands,
 ];
 
 export function helpText(): string {

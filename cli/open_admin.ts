@@ -23,7 +23,10 @@ export async function openAdmin(
   try {
     await migrate(db.sql);
     const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
-    return { deps: { sql: db.sql, appKey, now: new Date() }, close: () => db.close() };
+    return {
+      deps: { sql: db.sql, appKey, now: new Date(), webhooks: config.webhooks },
+      close: () => db.close(),
+    };
   } catch (err) {
     await db.close().catch(() => {});
     throw err;

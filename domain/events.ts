@@ -79,6 +79,18 @@ export type ParleyEvent =
     rating: number;
   }
   | {
+    /** A visitor left an e-mail address in the widget (a lead for the team). */
+    type: "lead.captured";
+    workspaceId: number;
+    conversationId: string;
+    email: string;
+  }
+  | {
+    /** A workspace's webhook endpoints changed: instances forget what they cached. */
+    type: "webhook_endpoints.changed";
+    workspaceId: number;
+  }
+  | {
     type: "knowledge.changed";
     workspaceId: number;
     chatbotId: number;
@@ -90,13 +102,15 @@ export type ParleyEvent =
 
 /**
  * Publish after commit. A lost event must not fail an action that already
- * happened, so a failure is logged, not thrown.
+ * happened, so a failure is logged, not thrown. Each event gets an `eventId`
+ * here, the same on every instance, so subscribers that record events
+ * durably (outbound webhooks) record each one once.
  */
 export async function publishEvent(
   deps: Pick<AppDeps, "bus" | "log">,
   event: ParleyEvent,
 ): Promise<void> {
-  await deps.bus.emit(event).catch((err) =>
+  await deps.bus.emit({ ...event, eventId: crypto.randomUUID() }).catch((err) =>
     deps.log.warn("event not delivered", { type: event.type, err: String(err) })
   );
 }

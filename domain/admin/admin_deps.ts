@@ -3,11 +3,14 @@ import type { Sql } from "../../db/client.ts";
 import { findUserByEmail, type UserRow } from "../../db/users.ts";
 import { findWorkspaceBySlug, type WorkspaceRow } from "../../db/workspaces.ts";
 import { NotFound } from "../errors.ts";
+import type { WebhookConfig } from "../../app/config.ts";
 
 export interface AdminDeps {
   sql: Sql;
   appKey: CryptoKey;
   now: Date;
+  /** Which webhook URLs are allowed (WEBHOOK_ALLOW_HOSTS); absent: https and public only. */
+  webhooks?: WebhookConfig;
 }
 
 /** The workspace named on the command line, or NotFound naming the slug. */

@@ -21,6 +21,7 @@ import { trainSource } from "../knowledge/train_source.ts";
 import { linkIntegration } from "../customer_context/integration_credentials.ts";
 import { listIntegrations } from "../../db/workspace_integrations.ts";
 import { Invalid } from "../errors.ts";
+import { seedWebhooks } from "./seed_webhooks.ts";
 import { type Seed, seedSchema, type SeedWorkspace } from "./seed_schema.ts";
 
 export interface SeedDeps {
@@ -137,6 +138,7 @@ async function seedWorkspace(
   }
 
   await seedIntegrations(tx, deps, wid, ws.integrations);
+  await seedWebhooks(tx, deps, wid, ws.webhooks);
 
   const toTrain: { sourceId: number; language: string }[] = [];
   for (const b of ws.chatbots) {

@@ -1,5 +1,6 @@
 /** The seed file format (docs/seeding.md), validated before anything is written. */
 import { z } from "zod";
+import { WEBHOOK_EVENT_TYPES } from "../webhooks/event_types.ts";
 import { PROVIDER_CODES } from "../ai/providers.ts";
 import { ROLES } from "../auth/permissions.ts";
 
@@ -65,6 +66,14 @@ const workspace = z.object({
     }).optional(),
     billing: z.object({ secret_key: z.string().min(1).max(300) }).optional(),
   }).default({}),
+  /** Outbound webhook endpoints (docs/webhooks.md), keyed by url. */
+  webhooks: z.array(z.object({
+    url: z.url({ protocol: /^https?$/ }),
+    description: z.string().max(500).default(""),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+    enabled: z.boolean().default(true),
+    secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, "A secret is whsec_ and base64."),
+  })).default([]),
   tags: z.array(z.object({ name: z.string().min(1), color: z.string().default("#6b7280") }))
     .default(
       [],

@@ -73,6 +73,14 @@ export async function requestHuman(
       reason: "handoff_requested",
     });
   }
+  if (emailChanged) {
+    await publishEvent(deps, {
+      type: "lead.captured",
+      workspaceId: bot.workspace_id,
+      conversationId: row.public_id,
+      email: input.email!,
+    });
+  }
   return {
     conversation_id: row.public_id,
     status: row.status,

@@ -6,6 +6,16 @@ import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts"
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { analytics, snippet } from "./insights.ts";
 import { showCatalogue, syncCatalogue } from "./catalogue.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  showWebhook,
+  updateWebhook,
+} from "./webhooks.ts";
 
 export const portalRouter = router({
   login,
@@ -24,4 +34,12 @@ export const portalRouter = router({
   snippet,
   showCatalogue,
   syncCatalogue,
+  listWebhooks,
+  createWebhook,
+  showWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
 });

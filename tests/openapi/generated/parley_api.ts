@@ -410,6 +410,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhook endpoints
+         * @description Requires the `manage-workspace` permission.
+         */
+        get: operations["portalListWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description 201 with the endpoint and its signing `secret`, shown this once. The url must use https and must not point at a private address. `events` names the types sent: conversation.created, message.created, conversation.handoff_requested, conversation.assigned, conversation.resolved, conversation.reopened, conversation.rated, lead.captured.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["portalCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description Requires the `manage-workspace` permission.
+         */
+        get: operations["portalShowWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint and its delivery log
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["portalDeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, description, events or enabled state
+         * @description Fields left out keep their value. Enabling a disabled endpoint clears its failure record; deliveries it missed stay in its log for redelivery.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        patch: operations["portalUpdateWebhook"];
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret
+         * @description The new `secret` is shown this once. The previous secret keeps signing beside it for `overlap_hours` (default 24; 0 stops it at once): each request carries both signatures until `previous_secret_expires_at`.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["portalRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's latest deliveries with every attempt
+         * @description Newest first. `status` is `pending` (being sent or waiting to retry, see `next_attempt_at`), `succeeded` or `failed`. Attempts are kept 30 days.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        get: operations["portalListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/webhooks/{id}/deliveries/{delivery}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Same webhook-id and body, a fresh retry window. 409 while it is in flight.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["portalRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/login": {
         parameters: {
             query?: never;
@@ -3553,6 +3675,514 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "url": "https://example.com/help",
+                     *           "description": "description",
+                     *           "events": [
+                     *             "event"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": "disabled reason",
+                     *           "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/parley/webhooks",
+                 *       "description": "CRM sync",
+                 *       "events": [
+                 *         "conversation.created",
+                 *         "lead.captured"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    description?: string;
+                    /**
+                     * @example [
+                     *       "conversation.created",
+                     *       "message.created"
+                     *     ]
+                     */
+                    events: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalShowWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The webhook endpoint was deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": {
+                    url?: string;
+                    description?: string;
+                    /**
+                     * @example [
+                     *       "conversation.created",
+                     *       "message.created"
+                     *     ]
+                     */
+                    events?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_hours": 24
+                 *     }
+                 */
+                "application/json": {
+                    overlap_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": "event id",
+                     *           "event_type": "event type",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": "2026-11-21T07:06:17.123000Z",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "attempt_log": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "at": "2026-11-21T07:06:17.123000Z",
+                     *               "status_code": 1,
+                     *               "duration_ms": 1,
+                     *               "response_excerpt": "response excerpt",
+                     *               "error": "The site could not be reached.",
+                     *               "outcome": "succeeded"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            event_id: string;
+                            event_type: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            created_at: string;
+                            attempt_log: {
+                                attempt: number;
+                                at: string;
+                                status_code: number | null;
+                                duration_ms: number;
+                                response_excerpt: string | null;
+                                error: string | null;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "retry" | "failed";
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalRedeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+                /** @example 1 */
+                delivery: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The delivery was queued to be sent again."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

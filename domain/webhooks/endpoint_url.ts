@@ -1,0 +1,59 @@
+/**
+ * Where an endpoint may point. https only, except hosts listed in
+ * WEBHOOK_ALLOW_HOSTS (`host` or `host:port`: tests, intranets), which may
+ * also use http and private addresses. Every delivery passes the one address
+ * policy after DNS (domain/crawl/address_policy.ts); CRAWL_ALLOW_PRIVATE does
+ * not apply to webhooks, as it does not to push.
+ */
+import type { WebhookConfig } from "../../app/config.ts";
+import {
+  type AddressPolicy,
+  AddressRefused,
+  assertAddressAllowed,
+  literalAddressRefused,
+  type Resolver,
+} from "../crawl/address_policy.ts";
+import { Invalid } from "../errors.ts";
+
+function exempt(config: WebhookConfig, url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return config.allowHosts.includes(host) || config.allowHosts.includes(`${host}:${port}`);
+}
+
+export function webhookAddressPolicy(config: WebhookConfig, url: URL): AddressPolicy {
+  return { allowPrivate: exempt(config, url), allowHosts: [] };
+}
+
+/** The URL as stored, or Invalid on `url` naming what is wrong with it. */
+export function checkEndpointUrl(config: WebhookConfig, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw Invalid.field("url", "The url must be an absolute https URL.");
+  }
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && exempt(config, url))) {
+    throw Invalid.field("url", "The url must use https.");
+  }
+  if (url.username || url.password) {
+    throw Invalid.field("url", "The url must not contain credentials.");
+  }
+  if (literalAddressRefused(url.href, webhookAddressPolicy(config, url))) {
+    throw Invalid.field("url", "The url must not point at a private, loopback or local address.");
+  }
+  url.hash = "";
+  return url.href;
+}
+
+/** Before each attempt: throws AddressRefused for a forbidden target (after DNS). */
+export async function assertWebhookTargetAllowed(
+  config: WebhookConfig,
+  url: URL,
+  resolve?: Resolver,
+): Promise<void> {
+  if (url.protocol === "http:" && !exempt(config, url)) {
+    throw new AddressRefused(url.href, "http is allowed only for WEBHOOK_ALLOW_HOSTS");
+  }
+  await assertAddressAllowed(url, webhookAddressPolicy(config, url), resolve);
+}

@@ -1,0 +1,82 @@
+/**
+ * The JSON body of a webhook event (docs/webhooks.md): `id` (the webhook-id),
+ * `type`, `version`, `timestamp` (when the event happened) and `data`, with
+ * the same public ids as the APIs (conversation UUID, chatbot public key,
+ * message id). Rendered once, at the first attempt; every later attempt and
+ * redelivery sends the stored bytes.
+ */
+import type { Executor } from "../../db/client.ts";
+import { webhookConversation, type WebhookConversationRow } from "../../db/webhook_payloads.ts";
+import { PAYLOAD_VERSION } from "./event_types.ts";
+
+export interface EventToRender {
+  publicId: string;
+  type: string;
+  workspaceId: number;
+  createdAt: Date;
+  source: Record<string, unknown>;
+}
+
+function conversationData(id: string, row: WebhookConversationRow | null) {
+  if (!row) return { id };
+  return {
+    id: row.public_id,
+    chatbot_key: row.chatbot_key,
+    channel: row.channel,
+    status: row.status,
+    handoff_state: row.handoff_state,
+    visitor: {
+      id: row.visitor_id,
+      name: row.visitor_name,
+      email: row.visitor_email,
+      phone: row.visitor_phone,
+    },
+    assigned_to: row.assigned_user_id === null
+      ? null
+      : { id: Number(row.assigned_user_id), name: row.assigned_user_name },
+    created_at: row.created_at.toISOString(),
+    last_message_at: row.last_message_at.toISOString(),
+  };
+}
+
+function eventData(e: EventToRender, row: WebhookConversationRow | null): Record<string, unknown> {
+  const s = e.source;
+  const actor = typeof s.actorUserId === "number" ? { by_user_id: s.actorUserId } : {};
+  switch (e.type) {
+    case "message.created":
+      return {
+        message: {
+          id: s.messageId,
+          role: s.role,
+          content: s.content,
+          created_at: s.createdAt,
+        },
+      };
+    case "conversation.handoff_requested":
+      return { requested_at: s.requestedAt ?? row?.handoff_requested_at?.toISOString() ?? null };
+    case "conversation.assigned":
+      return { assigned_user_id: s.userId ?? null, ...actor };
+    case "conversation.resolved":
+      return { resolved_at: row?.resolved_at?.toISOString() ?? null, ...actor };
+    case "conversation.reopened":
+      return { by: typeof s.actorUserId === "number" ? "agent" : "visitor", ...actor };
+    case "conversation.rated":
+      return { rating: { score: s.rating, comment: row?.rating_comment ?? null } };
+    case "lead.captured":
+      return { lead: { email: s.email } };
+    default:
+      return {};
+  }
+}
+
+export async function renderPayload(sql: Executor, e: EventToRender): Promise<string> {
+  const conversationId = String(e.source.conversationId ?? "");
+  const row = conversationId ? await webhookConversation(sql, e.workspaceId, conversationId) : null;
+  return JSON.stringify({
+    id: e.publicId,
+    type: e.type,
+    version: PAYLOAD_VERSION,
+    timestamp: e.createdAt.toISOString(),
+    data: { conversation: conversationData(conversationId, row), ...eventData(e, row) },
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * Outbound webhook endpoints (docs/webhooks.md): /api/portal/webhooks and
+ * below, permission `manage-workspace`. A secret appears in the answers to
+ * create and rotate only.
+ */
+import { z } from "zod";
+import { portalProcedure } from "../trpc.ts";
+import { WEBHOOK_EVENT_TYPES } from "../../domain/webhooks/event_types.ts";
+import { createEndpoint } from "../../domain/webhooks/create_endpoint.ts";
+import { updateEndpoint } from "../../domain/webhooks/update_endpoint.ts";
+import { deleteEndpoint } from "../../domain/webhooks/delete_endpoint.ts";
+import { listEndpoints, showEndpoint } from "../../domain/webhooks/list_endpoints.ts";
+import { rotateEndpointSecret } from "../../domain/webhooks/rotate_endpoint_secret.ts";
+import { listDeliveries } from "../../domain/webhooks/list_deliveries.ts";
+import { redeliver } from "../../domain/webhooks/redeliver.ts";
+
+const endpointId = z.coerce.number().int().min(1);
+const url = z.string().trim().min(1).max(2048);
+const events = z.array(z.string().max(64)).max(WEBHOOK_EVENT_TYPES.length * 2).meta({
+  examples: [["conversation.created", "message.created"]],
+});
+const description = z.string().max(500);
+
+const endpointSchema = z.object({
+  id: z.int(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  disabled_reason: z.string().nullable(),
+  previous_secret_expires_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const withSecret = endpointSchema.extend({
+  secret: z.string().meta({ examples: ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"] }),
+});
+
+export const listWebhooks = portalProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/webhooks",
+      summary: "The workspace's webhook endpoints",
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({}))
+  .output(z.object({ data: z.array(endpointSchema) }))
+  .query(async ({ ctx }) => ({ data: await listEndpoints(ctx.deps, ctx.auth!.workspace.id) }));
+
+export const createWebhook = portalProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/portal/webhooks",
+      summary: "Add a webhook endpoint",
+      description: "201 with the endpoint and its signing `secret`, shown this once. The url " +
+        "must use https and must not point at a private address. `events` names the types " +
+        `sent: ${WEBHOOK_EVENT_TYPES.join(", ")}.`,
+      created: true,
+      requestExample: {
+        url: "https://crm.example.com/parley/webhooks",
+        description: "CRM sync",
+        events: ["conversation.created", "lead.captured"],
+      },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({
+    url,
+    description: description.optional(),
+    events,
+    enabled: z.boolean().optional(),
+  }))
+  .output(z.object({ data: withSecret }))
+  .mutation(async ({ ctx, input }) => {
+    const data = await createEndpoint(ctx.deps, ctx.auth!.workspace.id, input);
+    ctx.response.status = 201;
+    return { data };
+  });
+
+export const showWebhook = portalProcedure
+  .meta({
+    openapi: { method: "GET", path: "/api/portal/webhooks/{id}", summary: "One webhook endpoint" },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ id: endpointId }))
+  .output(z.object({ data: endpointSchema }))
+  .query(async ({ ctx, input }) => ({
+    data: await showEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id),
+  }));
+
+export const updateWebhook = portalProcedure
+  .meta({
+    openapi: {
+      method: "PATCH",
+      path: "/api/portal/webhooks/{id}",
+      summary: "Change an endpoint's url, description, events or enabled state",
+      description: "Fields left out keep their value. Enabling a disabled endpoint clears its " +
+        "failure record; deliveries it missed stay in its log for redelivery.",
+      requestExample: { enabled: true },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({
+    id: endpointId,
+    url: url.optional(),
+    description: description.optional(),
+    events: events.optional(),
+    enabled: z.boolean().optional(),
+  }))
+  .output(z.object({ data: endpointSchema }))
+  .mutation(async ({ ctx, input }) => {
+    const { id, ...patch } = input;
+    return { data: await updateEndpoint(ctx.deps, ctx.auth!.workspace.id, id, patch) };
+  });
+
+export const deleteWebhook = portalProcedure
+  .meta({
+    openapi: {
+      method: "DELETE",
+      path: "/api/portal/webhooks/{id}",
+      summary: "Remove a webhook endpoint and its delivery log",
+      responseExample: { message: "The webhook endpoint was deleted." },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ id: endpointId }))
+  .output(z.object({ message: z.string() }))
+  .mutation(({ ctx, input }) => deleteEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id));
+
+export const rotateWebhookSecret = portalProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/portal/webhooks/{id}/rotate-secret",
+      summary: "Issue a new signing secret",
+      description: "The new `secret` is shown this once. The previous secret keeps signing " +
+        "beside it for `overlap_hours` (default 24; 0 stops it at once): each request carries " +
+        "both signatures until `previous_secret_expires_at`.",
+      requestExample: { overlap_hours: 24 },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ id: endpointId, overlap_hours: z.int().min(0).max(168).optional() }))
+  .output(z.object({ data: withSecret }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await rotateEndpointSecret(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      input.id,
+      input.overlap_hours,
+    ),
+  }));
+
+const attemptSchema = z.object({
+  attempt: z.int(),
+  at: z.string(),
+  status_code: z.int().nullable(),
+  duration_ms: z.int(),
+  response_excerpt: z.string().nullable(),
+  error: z.string().nullable(),
+  outcome: z.enum(["succeeded", "retry", "failed"]),
+});
+
+export const listWebhookDeliveries = portalProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/portal/webhooks/{id}/deliveries",
+      summary: "An endpoint's latest deliveries with every attempt",
+      description: "Newest first. `status` is `pending` (being sent or waiting to retry, see " +
+        "`next_attempt_at`), `succeeded` or `failed`. Attempts are kept 30 days.",
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ id: endpointId, limit: z.coerce.number().int().min(1).max(100).optional() }))
+  .output(z.object({
+    data: z.array(z.object({
+      id: z.int(),
+      event_id: z.string(),
+      event_type: z.string(),
+      status: z.enum(["pending", "succeeded", "failed"]),
+      attempts: z.int(),
+      next_attempt_at: z.string().nullable(),
+      created_at: z.string(),
+      attempt_log: z.array(attemptSchema),
+    })),
+  }))
+  .query(async ({ ctx, input }) => ({
+    data: await listDeliveries(ctx.deps, ctx.auth!.workspace.id, input.id, input.limit ?? 50),
+  }));
+
+export const redeliverWebhook = portalProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/portal/webhooks/{id}/deliveries/{delivery}/redeliver",
+      summary: "Send a delivery again",
+      description: "Same webhook-id and body, a fresh retry window. 409 while it is in flight.",
+      responseExample: { message: "The delivery was queued to be sent again." },
+    },
+    permission: "manage-workspace",
+  })
+  .input(z.object({ id: endpointId, delivery: z.coerce.number().int().min(1) }))
+  .output(z.object({ message: z.string() }))
+  .mutation(({ ctx, input }) =>
+    redeliver(ctx.deps, ctx.auth!.workspace.id, input.id, input.delivery)
+  );
