@@ -72,12 +72,18 @@ export interface ChatbotForReply {
   quotaHeadroom: number | null;
   /** Whether an agent blocked the visitor asking (widget lookups only). */
   visitorBlocked: boolean;
+  /**
+   * The bot's knowledge generation (migration 0110): changes with every write
+   * to its chunks or sources; null while it has none.
+   */
+  knowledgeGeneration: number | null;
 }
 
 type ReplyRow = ChatbotRow & {
   provider_ciphertext: string | null;
   quota_headroom: number | null;
   visitor_blocked: boolean;
+  knowledge_generation: number | null;
 };
 
 /**
@@ -92,19 +98,23 @@ function replyColumns(sql: Executor, month: string, visitorId: string | null = n
     (SELECT p.monthly_message_limit - COALESCE(
               (SELECT u.messages_used FROM usage_counters u
                 WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
-       FROM plans p WHERE p.id = w.plan_id) AS quota_headroom
+       FROM plans p WHERE p.id = w.plan_id) AS quota_headroom,
+    (SELECT ks.generation FROM knowledge_stats ks WHERE ks.chatbot_id = b.id)
+      AS knowledge_generation
       FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
       LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider`;
 }
 
 function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
   if (!row) return null;
-  const { provider_ciphertext, quota_headroom, visitor_blocked, ...bot } = row;
+  const { provider_ciphertext, quota_headroom, visitor_blocked, knowledge_generation, ...bot } =
+    row;
   return {
     bot,
     providerCiphertext: provider_ciphertext,
     quotaHeadroom: quota_headroom,
     visitorBlocked: visitor_blocked,
+    knowledgeGeneration: knowledge_generation,
   };
 }
 

@@ -23,6 +23,8 @@ export interface PrepareInput {
   query: string;
   /** The stored provider key, when read with the bot (null: none); else looked up. */
   providerCiphertext?: string | null;
+  /** The bot's knowledge generation, when read with the bot (see retrieve_chunks.ts). */
+  knowledgeGeneration?: number | null;
 }
 
 export async function prepareReply(deps: AppDeps, input: PrepareInput): Promise<PreparedReply> {

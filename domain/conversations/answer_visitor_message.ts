@@ -30,6 +30,8 @@ export async function answerVisitorMessage(
     /** Read with the bot (see getChatbotForReply); looked up or not used when absent. */
     providerCiphertext?: string | null;
     quotaHeadroom?: number | null;
+    /** The bot's knowledge generation, read with the bot (lets retrieval reuse a result). */
+    knowledgeGeneration?: number | null;
   },
 ): Promise<AnsweredMessage> {
   if (!input.bot.is_active) {
@@ -41,6 +43,7 @@ export async function answerVisitorMessage(
     bot: input.bot,
     query: input.content,
     providerCiphertext: input.providerCiphertext,
+    knowledgeGeneration: input.knowledgeGeneration,
   });
   // A new conversation's provider call starts beside its turn (reply_draft.ts).
   const draft = mayDraftEarly(input)

@@ -32,6 +32,8 @@ export interface StreamTurnInput {
   providerCiphertext?: string | null;
   /** Messages left this month, read with the bot (null: unlimited; absent: unknown). */
   quotaHeadroom?: number | null;
+  /** The bot's knowledge generation, read with the bot (lets retrieval reuse a result). */
+  knowledgeGeneration?: number | null;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function openStreamTurn(
     bot,
     query: input.message,
     providerCiphertext: input.providerCiphertext,
+    knowledgeGeneration: input.knowledgeGeneration,
   });
   // A new conversation has no history and no human owner yet: the provider
   // call can start now, its deltas held until the turn is stored.

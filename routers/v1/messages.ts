@@ -68,17 +68,19 @@ export const sendMessage = apiProcedure
   }))
   .mutation(async ({ ctx, input }) => {
     const workspaceId = ctx.auth!.workspace.id;
-    const { bot, providerCiphertext, quotaHeadroom } = await getChatbotForReply(
-      ctx.deps.sql,
-      workspaceId,
-      input.key,
-      ctx.now,
-    );
+    const { bot, providerCiphertext, quotaHeadroom, knowledgeGeneration } =
+      await getChatbotForReply(
+        ctx.deps.sql,
+        workspaceId,
+        input.key,
+        ctx.now,
+      );
     const out = await answerVisitorMessage(ctx.deps, {
       workspaceId,
       bot,
       providerCiphertext,
       quotaHeadroom,
+      knowledgeGeneration,
       visitorId: input.visitor_id,
       conversationId: input.conversation_id,
       content: input.message,

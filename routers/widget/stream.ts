@@ -143,12 +143,13 @@ export async function handleStream(
     const parsed = streamInput.safeParse({ ...body, key });
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const input = parsed.data;
-    const { bot, providerCiphertext, quotaHeadroom } = await loadWidgetBotForReply(
-      deps.sql,
-      input.key,
-      deps.clock(),
-      input.visitor_id,
-    );
+    const { bot, providerCiphertext, quotaHeadroom, knowledgeGeneration } =
+      await loadWidgetBotForReply(
+        deps.sql,
+        input.key,
+        deps.clock(),
+        input.visitor_id,
+      );
     const visitor = input.meta?.visitor;
     const turn = await openStreamTurn(deps, bot, {
       visitorId: input.visitor_id,
@@ -165,6 +166,7 @@ export async function handleStream(
       identity: input.identity,
       providerCiphertext,
       quotaHeadroom,
+      knowledgeGeneration,
     });
     return sseResponse(async (out, signal) => {
       out.send("meta", {
