@@ -31,6 +31,7 @@ async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
 }
 
 function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN; // every stream failed: the table says so
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -46,6 +47,8 @@ interface StreamOutcome {
   events: string[];
   text: string;
   messageId: number | null;
+  /** The `code` of a terminal `error` event. */
+  errorCode?: string;
 }
 
 /** One widget stream, read to the end; times the first `delta` from the request start. */
@@ -82,6 +85,7 @@ async function widgetStream(base: string, visitor: string): Promise<StreamOutcom
         out.text += parsed.delta;
       }
       if (event === "done") out.messageId = parsed.message_id;
+      if (event === "error") out.errorCode = parsed.code;
     }
   }
   return out;
@@ -198,6 +202,14 @@ export async function run(): Promise<string> {
     const loaded = await memoryOf(server.pid);
     const failures = outcomes.filter((o) => o.status === "rejected").slice(0, 3)
       .map((o) => String((o as PromiseRejectedResult).reason));
+    // Streams that answered but did not finish: by their `error` code.
+    const endings = new Map<string, number>();
+    for (const o of outcomes) {
+      if (o.status !== "fulfilled" || complete(o.value)) continue;
+      const code = o.value.errorCode ?? `ended after ${o.value.events.at(-1) ?? "nothing"}`;
+      endings.set(code, (endings.get(code) ?? 0) + 1);
+    }
+    const incomplete = [...endings].map(([code, n]) => `${n} ${code}`).join(", ");
 
     const db = Deno.env.get("DATABASE_URL") ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite";
     const f = (n: number) => n.toFixed(2);
@@ -248,7 +260,9 @@ export async function run(): Promise<string> {
       "| | |",
       "|---|---|",
       `| completed (meta … done, full text, stored reply id) | ${ok.length} / ${CONCURRENT} |`,
-      `| lost | ${lost}${failures.length ? ` (${failures.join("; ")})` : ""} |`,
+      `| lost | ${lost}${failures.length ? ` (${failures.join("; ")})` : ""}${
+        incomplete ? ` (streams that ended early: ${incomplete})` : ""
+      } |`,
       `| distinct stored reply ids | ${ids.size} |`,
       `| wall time | ${(wall / 1000).toFixed(2)} s |`,
       `| first delta under load, p50 / p90 | ${f(percentile(firstDeltas, 50))} / ${
