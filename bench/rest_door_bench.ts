@@ -1,5 +1,8 @@
 /**
- * REST door vs bare `Deno.serve`, side by side on one trivial GET.
+ * REST door vs bare `Deno.serve` and vs Hono's `OpenAPIHono` (the router a
+ * team would reach for instead of ours: zod-validated routes with an OpenAPI
+ * document), side by side on one trivial GET. The bare server and Hono parse
+ * the same body through the same zod schema the procedure declares.
  *
  * Both servers run in their own subprocess; the load comes from `wrk` when it
  * is installed (one thread, 50 connections), else from a Deno fetch loop in a
@@ -12,7 +15,7 @@
  * output parsing.
  */
 
-import { freePort, waitFor } from "./support.ts";
+import { freePort, processCpuSeconds, waitFor } from "./support.ts";
 
 const SELF = new URL(import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -34,17 +37,6 @@ async function hasWrk(): Promise<boolean> {
   }
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far; null off Linux. */
-async function cpuSeconds(pid: number): Promise<number | null> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
 interface Run {
   rps: number;
   /** Server CPU per request in µs: stable even when the machine is shared. */
@@ -53,9 +45,9 @@ interface Run {
 
 /** One load run against `url`, with the server's CPU per request. */
 async function measure(url: string, pid: number, seconds: number, useWrk: boolean): Promise<Run> {
-  const before = await cpuSeconds(pid);
+  const before = await processCpuSeconds(pid);
   const rps = await load(url, seconds, useWrk);
-  const after = await cpuSeconds(pid);
+  const after = await processCpuSeconds(pid);
   const cpuUs = before === null || after === null
     ? null
     : ((after - before) * 1e6) / (rps * seconds);
@@ -106,7 +98,9 @@ export async function run(): Promise<string> {
   const barePort = freePort();
   const doorPort = freePort();
   const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-" });
+  const honoPort = freePort();
   const bare = spawn(["run", "-A", SELF, "bare", String(barePort)], {});
+  const hono = spawn(["run", "-A", SELF, "hono", String(honoPort)], {});
   const door = spawn(["run", "-A", MAIN], {
     PORT: String(doorPort),
     HOST: "127.0.0.1",
@@ -118,20 +112,26 @@ export async function run(): Promise<string> {
   });
   const bareUrl = `http://127.0.0.1:${barePort}/api/status`;
   const doorUrl = `http://127.0.0.1:${doorPort}/api/status`;
+  const honoUrl = `http://127.0.0.1:${honoPort}/api/status`;
   try {
     await waitFor(bareUrl);
+    await waitFor(honoUrl);
     await waitFor(`http://127.0.0.1:${doorPort}/readyz`);
     // Warm both (JIT, connection setup) before anything is recorded.
     await load(bareUrl, 2, useWrk);
     await load(doorUrl, 2, useWrk);
+    await load(honoUrl, 2, useWrk);
     const bareRuns: Run[] = [];
     const doorRuns: Run[] = [];
+    const honoRuns: Run[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       bareRuns.push(await measure(bareUrl, bare.pid, SECONDS, useWrk));
       doorRuns.push(await measure(doorUrl, door.pid, SECONDS, useWrk));
+      honoRuns.push(await measure(honoUrl, hono.pid, SECONDS, useWrk));
     }
     const bestBare = Math.max(...bareRuns.map((r) => r.rps));
     const bestDoor = Math.max(...doorRuns.map((r) => r.rps));
+    const bestHono = Math.max(...honoRuns.map((r) => r.rps));
     const ratio = bestDoor / bestBare;
     const median = (runs: Run[]) => {
       const v = runs.map((r) => r.cpuUs).filter((x): x is number => x !== null).sort((a, b) =>
@@ -141,6 +141,7 @@ export async function run(): Promise<string> {
     };
     const bareCpu = median(bareRuns);
     const doorCpu = median(doorRuns);
+    const honoCpu = median(honoRuns);
     const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
     const us = (n: number | null) => (n === null ? "n/a" : n.toFixed(1));
     const tool = useWrk
@@ -149,19 +150,26 @@ export async function run(): Promise<string> {
     return [
       "## REST door vs bare Deno.serve",
       "",
-      `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs after a 2 s warm-up each.`,
+      `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs (bare, door, Hono) after a 2 s ` +
+      "warm-up each.",
       "",
       "| Server | Path | req/s (runs) | best req/s | server CPU µs/request (median) |",
       "|---|---|---|---|---|",
-      `| bare \`Deno.serve\` | \`/api/status\` (static JSON) | ${
+      `| bare \`Deno.serve\` | \`/api/status\` (zod-parsed body) | ${
         bareRuns.map((r) => fmt(r.rps)).join(", ")
       } | ${fmt(bestBare)} | ${us(bareCpu)} |`,
       `| Parley REST door | \`GET /api/status\` (procedure, zod in/out, JSON log) | ${
         doorRuns.map((r) => fmt(r.rps)).join(", ")
       } | ${fmt(bestDoor)} | ${us(doorCpu)} |`,
+      `| Hono \`OpenAPIHono\` | \`/api/status\` (createRoute, zod response) | ${
+        honoRuns.map((r) => fmt(r.rps)).join(", ")
+      } | ${fmt(bestHono)} | ${us(honoCpu)} |`,
+      "",
+      `**Door against OpenAPIHono (best/best): ${(bestDoor / bestHono).toFixed(2)}×** ` +
+      "(goal: ahead, > 1).",
       "",
       `**Throughput ratio (best/best): ${(ratio * 100).toFixed(1)}%** of bare \`Deno.serve\` ` +
-      "(goal ≥ 50%)." +
+      "(goal ≥ 75%)." +
       (bareCpu !== null && doorCpu !== null
         ? ` **CPU-cost ratio: ${(bareCpu / doorCpu * 100).toFixed(1)}%**: bare's server CPU per ` +
           "request over the door's, the capacity ratio on an idle core, robust to other load."
@@ -170,6 +178,7 @@ export async function run(): Promise<string> {
   } finally {
     await stop(bare);
     await stop(door);
+    await stop(hono);
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 }
@@ -178,11 +187,36 @@ export async function run(): Promise<string> {
 async function subprocessMain(args: string[]): Promise<void> {
   const [role, a, b, c] = args;
   if (role === "bare") {
-    const body = JSON.stringify({ status: "ok", version: "1.0.0" });
+    const { z } = await import("zod");
+    const schema = z.object({ status: z.literal("ok"), version: z.string() });
     Deno.serve(
       { port: Number(a), hostname: "127.0.0.1", onListen: () => {} },
-      () => new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } }),
+      () =>
+        new Response(JSON.stringify(schema.parse({ status: "ok", version: "1.0.0" })), {
+          headers: { "content-type": "application/json; charset=utf-8" },
+        }),
     );
+    return;
+  }
+  if (role === "hono") {
+    const { OpenAPIHono, createRoute, z } = await import("@hono/zod-openapi");
+    const app = new OpenAPIHono();
+    const route = createRoute({
+      method: "get",
+      path: "/api/status",
+      responses: {
+        200: {
+          description: "Service status",
+          content: {
+            "application/json": {
+              schema: z.object({ status: z.literal("ok"), version: z.string() }),
+            },
+          },
+        },
+      },
+    });
+    app.openapi(route, (c) => c.json({ status: "ok" as const, version: "1.0.0" }, 200));
+    Deno.serve({ port: Number(a), hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
     return;
   }
   if (role === "load") {

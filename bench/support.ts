@@ -53,3 +53,14 @@ export async function timeRequests(
   }
   return times;
 }
+
+/** CPU seconds (user + system, all threads) a process has used so far; null off Linux. */
+export async function processCpuSeconds(pid: number): Promise<number | null> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}

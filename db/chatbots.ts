@@ -77,6 +77,11 @@ export interface ChatbotForReply {
    * the bot's workspace (a retry), or null. Only asked when a key is given.
    */
   replayMessageId: number | null;
+  /**
+   * The bot's knowledge generation (migration 0110): changes with every write
+   * to its chunks or sources; null while it has none.
+   */
+  knowledgeGeneration: number | null;
 }
 
 type ReplyRow = ChatbotRow & {
@@ -84,6 +89,7 @@ type ReplyRow = ChatbotRow & {
   quota_headroom: number | null;
   visitor_blocked: boolean;
   replay_message_id: number | null;
+  knowledge_generation: number | null;
 };
 
 /**
@@ -108,20 +114,31 @@ function replyColumns(
     (SELECT p.monthly_message_limit - COALESCE(
               (SELECT u.messages_used FROM usage_counters u
                 WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
-       FROM plans p WHERE p.id = w.plan_id) AS quota_headroom
+       FROM plans p WHERE p.id = w.plan_id) AS quota_headroom,
+    (SELECT ks.generation FROM knowledge_stats ks WHERE ks.chatbot_id = b.id)
+      AS knowledge_generation
       FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
       LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider`;
 }
 
 function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
   if (!row) return null;
-  const { provider_ciphertext, quota_headroom, visitor_blocked, replay_message_id, ...bot } = row;
+  const {
+    provider_ciphertext,
+    quota_headroom,
+    visitor_blocked,
+    replay_message_id,
+    knowledge_generation,
+    ...bot
+  } = row;
   return {
     bot,
     providerCiphertext: provider_ciphertext,
     quotaHeadroom: quota_headroom,
     visitorBlocked: visitor_blocked,
     replayMessageId: replay_message_id === null ? null : Number(replay_message_id),
+
+    knowledgeGeneration: knowledge_generation,
   };
 }
 

@@ -31,6 +31,9 @@ export interface PrepareInput {
    * may still say `off`). Searched beside the knowledge, so the prompt can name them.
    */
   recommend?: boolean;
+
+  /** The bot's knowledge generation, when read with the bot (see retrieve_chunks.ts). */
+  knowledgeGeneration?: number | null;
 }
 
 export async function prepareReply(deps: AppDeps, input: PrepareInput): Promise<PreparedReply> {

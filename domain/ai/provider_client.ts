@@ -24,6 +24,26 @@ export interface ProviderClient {
 /** Sent when AI_BASE_URL is set and no key exists: local servers ignore it, and the SDK needs one. */
 const KEYLESS = "none";
 
+/** Clients kept per configuration and APP_KEY; the least recently used leave first. */
+const MAX_CLIENTS = 256;
+const clients = new WeakMap<object, WeakMap<CryptoKey, Map<string, ProviderClient>>>();
+
+/**
+ * The clients opened under this configuration and APP_KEY, by provider and
+ * stored ciphertext. Decrypting the key (WebCrypto hops to a worker thread and
+ * back) and building the SDK client cost about a millisecond under load on
+ * every reply; a ciphertext never changes meaning, and a stored key that
+ * changes is a new ciphertext, so a kept client is the one a fresh lookup
+ * would build.
+ */
+function openedClients(deps: ProviderDeps): Map<string, ProviderClient> {
+  let byKey = clients.get(deps.config);
+  if (!byKey) clients.set(deps.config, byKey = new WeakMap());
+  let opened = byKey.get(deps.appKey);
+  if (!opened) byKey.set(deps.appKey, opened = new Map());
+  return opened;
+}
+
 export function noKeyMessage(info: ProviderInfo | null, provider: string): string {
   const name = info ? `${info.label}, ${info.code}` : provider;
   return `No API key is configured for the bot's AI provider (${name}). Store one with ` +
@@ -49,6 +69,14 @@ export async function findProviderClient(
     : ciphertext === null
     ? null
     : { ciphertext };
+  const opened = openedClients(deps);
+  const cacheKey = `${provider}\u0000${stored?.ciphertext ?? ""}`;
+  const kept = opened.get(cacheKey);
+  if (kept) {
+    opened.delete(cacheKey); // Map order is recency
+    opened.set(cacheKey, kept);
+    return kept;
+  }
   let apiKey: string | null = null;
   if (stored) {
     try {
@@ -65,7 +93,10 @@ export async function findProviderClient(
     timeout: deps.config.aiTimeoutMs,
     maxRetries: 0, // our own policy in call_provider.ts: one retry, connection errors and 5xx only
   });
-  return { client, info, timeoutMs: deps.config.aiTimeoutMs };
+  const found = { client, info, timeoutMs: deps.config.aiTimeoutMs };
+  opened.set(cacheKey, found);
+  if (opened.size > MAX_CLIENTS) opened.delete(opened.keys().next().value!);
+  return found;
 }
 
 /** The client, or ProviderUnavailable (502, kind `no_key`) saying how to configure one. */

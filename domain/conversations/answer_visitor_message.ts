@@ -32,6 +32,9 @@ export async function answerVisitorMessage(
     quotaHeadroom?: number | null;
     /** The client's idempotency key, stored with the message (send_visitor_message.ts). */
     clientId?: string;
+
+    /** The bot's knowledge generation, read with the bot (lets retrieval reuse a result). */
+    knowledgeGeneration?: number | null;
   },
 ): Promise<AnsweredMessage> {
   if (!input.bot.is_active) {
@@ -43,6 +46,7 @@ export async function answerVisitorMessage(
     bot: input.bot,
     query: input.content,
     providerCiphertext: input.providerCiphertext,
+    knowledgeGeneration: input.knowledgeGeneration,
   });
   // A new conversation's provider call starts beside its turn (reply_draft.ts).
   const draft = mayDraftEarly(input)

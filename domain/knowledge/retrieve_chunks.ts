@@ -26,6 +26,7 @@ import {
 import { embedTexts } from "../ai/embed_texts.ts";
 import type { ProviderClient } from "../ai/provider_client.ts";
 import { wordRelations } from "./thesaurus.ts";
+import { cachedRankedSearch } from "./ranked_search_cache.ts";
 
 export type RetrieveDeps = Pick<AppDeps, "sql" | "log"> & { db: Pick<AppDeps["db"], "vector"> };
 
@@ -77,6 +78,11 @@ export async function retrieveChunks(
      * leg; a promise lets the full-text search start before the client is open.
      */
     provider?: ProviderClient | null | Promise<ProviderClient | null>;
+    /**
+     * The bot's knowledge generation, read with the bot: the full-text result
+     * is then reused while it holds (ranked_search_cache.ts).
+     */
+    knowledgeGeneration?: number | null;
   },
 ): Promise<RetrievedChunk[]> {
   const limit = input.limit ?? OFFERED;
@@ -85,19 +91,25 @@ export async function retrieveChunks(
   const withVector = deps.db.vector && input.provider !== undefined && input.provider !== null;
   const words = questionWords(input.query);
   const { related, dictionaryWords } = thesaurusFor(words);
+  const search = {
+    language: input.bot.language,
+    words,
+    limit: CANDIDATES,
+    perTerm: PER_TERM,
+    minSimilarity: MIN_TRIGRAM_SIMILARITY,
+    titleBoost: TITLE_BOOST,
+    withEmbeddedFlag: withVector,
+    related,
+    relatedWeight: RELATED_WEIGHT,
+    dictionaryWords,
+  };
   const ranked = words.length
-    ? searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, {
-      language: input.bot.language,
-      words,
-      limit: CANDIDATES,
-      perTerm: PER_TERM,
-      minSimilarity: MIN_TRIGRAM_SIMILARITY,
-      titleBoost: TITLE_BOOST,
-      withEmbeddedFlag: withVector,
-      related,
-      relatedWeight: RELATED_WEIGHT,
-      dictionaryWords,
-    })
+    ? cachedRankedSearch(
+      deps.sql,
+      input.knowledgeGeneration,
+      [input.workspaceId, input.bot.id, search],
+      () => searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, search),
+    )
     : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
   const [text, vector] = await Promise.all([
     ranked.then(exactFormBonus),

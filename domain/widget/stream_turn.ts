@@ -36,6 +36,9 @@ export interface StreamTurnInput {
   quotaHeadroom?: number | null;
   /** The widget's idempotency key for this message (widget_turn.ts). */
   clientId?: string;
+
+  /** The bot's knowledge generation, read with the bot (lets retrieval reuse a result). */
+  knowledgeGeneration?: number | null;
 }
 
 /**
@@ -73,6 +76,8 @@ export async function openStreamTurn(
     query: input.message,
     providerCiphertext: input.providerCiphertext,
     recommend: true,
+
+    knowledgeGeneration: input.knowledgeGeneration,
   });
   // A new conversation has no history and no human owner yet: the provider
   // call can start now, its deltas held until the turn is stored.
