@@ -9,7 +9,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -167,6 +167,41 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
         assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
         return true;
       });
+    });
+
+    await t.step("an agent running tail is online for visitors; after Ctrl-C not", async () => {
+      const visitor = "v_cli_online";
+      const r = await postStream(s.url, "acme-helper", { visitor_id: visitor, message: "Hi" });
+      const conversation = r.events[0]!.data.conversation_id as string;
+      const online = async () =>
+        (await http(s.url, "POST", "/widget/acme-helper/handoff", {
+          headers: freshIp(),
+          body: { visitor_id: visitor, conversation_id: conversation },
+        })).body.agents_online as boolean;
+      assertEquals(await online(), false);
+      const child = command(["tail"]).spawn();
+      const errLines: string[] = [];
+      const reading = (async () => {
+        for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+          errLines.push(chunk);
+        }
+      })();
+      try {
+        await until(() => errLines.join("").includes("Following Acme"), "tail to start");
+        let yes = false;
+        const end = Date.now() + 10_000;
+        while (!yes && Date.now() < end) yes = await online();
+        assertOk(yes, "tail's agent counted online");
+      } finally {
+        child.kill("SIGINT");
+        await child.status;
+        await child.stdout.cancel();
+        await reading;
+      }
+      let no = false;
+      const end = Date.now() + 10_000;
+      while (!no && Date.now() < end) no = !(await online());
+      assertOk(no, "offline once tail stopped");
     });
 
     await t.step("with the socket refused, tail polls the inbox instead", async () => {
