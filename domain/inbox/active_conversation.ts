@@ -58,8 +58,8 @@ export interface ActiveConversation {
   prechat: { field: string; value: string }[];
   prechat_greeting: string | null;
   journey: { url: string; at: string | null }[];
-  revenue_cents: number | null;
-  revenue_amount: number | null;
+  revenue_cents: number;
+  revenue_amount: number;
   revenue_currency: string | null;
   revenue_label: string | null;
   summary: string | null;
@@ -154,12 +154,12 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
   };
 }
 
-/** Revenue an agent attributed (POST .../revenue), or nulls. */
+/** Revenue an agent attributed (POST .../revenue); none is 0 (the spec types the amount integer). */
 function revenueFields(d: ConversationDetail) {
   if (d.revenue_cents === null || d.revenue_currency === null) {
     return {
-      revenue_cents: null,
-      revenue_amount: null,
+      revenue_cents: 0,
+      revenue_amount: 0,
       revenue_currency: null,
       revenue_label: null,
     };

@@ -3418,8 +3418,8 @@ export interface operations {
                                 url: string;
                                 at: string | null;
                             }[];
-                            revenue_cents: number | null;
-                            revenue_amount: number | null;
+                            revenue_cents: number;
+                            revenue_amount: number;
                             revenue_currency: string | null;
                             revenue_label: string | null;
                             summary: string | null;
@@ -3748,8 +3748,8 @@ export interface operations {
                                 url: string;
                                 at: string | null;
                             }[];
-                            revenue_cents: number | null;
-                            revenue_amount: number | null;
+                            revenue_cents: number;
+                            revenue_amount: number;
                             revenue_currency: string | null;
                             revenue_label: string | null;
                             summary: string | null;
