@@ -10,7 +10,13 @@ import { dayAndTime, timeOfDay } from "../display_time.ts";
 import { describeDevice } from "../visitors/device_info.ts";
 import { isOnline } from "../visitors/online.ts";
 import { revenueView } from "../assist/record_revenue.ts";
-import { type InboxGroup, inboxGroup, visitorDisplayName, waitingSeconds } from "./inbox_group.ts";
+import {
+  type InboxGroup,
+  inboxGroup,
+  visitorDisplayName,
+  waitingReason,
+  waitingSeconds,
+} from "./inbox_group.ts";
 
 export interface ActiveConversation {
   id: string;
@@ -47,6 +53,7 @@ export interface ActiveConversation {
   timezone: string | null;
   detected_language: string | null;
   routed_by: string | null;
+  waiting_reason: string | null;
   assigned_to: string | null;
   group: InboxGroup;
   handoff_state: HandoffState;
@@ -122,6 +129,7 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     timezone: visitor?.timezone ?? null,
     detected_language: null,
     routed_by: d.routed_by,
+    waiting_reason: waitingReason(d),
     assigned_to: d.assigned_to,
     group: inboxGroup(d, view.viewerUserId),
     handoff_state: d.handoff_state,

@@ -33,6 +33,10 @@ export const inboxRow = z.object({
   mine: z.boolean(),
   online: z.boolean(),
   waiting_seconds: int().nullable(),
+  waiting_reason: z.string().nullable().meta({
+    description:
+      "Why a waiting conversation needs a person: the AI's failure, or the visitor's request",
+  }),
 });
 
 export const activeConversation = z.object({
@@ -80,6 +84,7 @@ export const activeConversation = z.object({
   timezone: z.string().nullable(),
   detected_language: z.string().nullable(),
   routed_by: z.string().nullable(),
+  waiting_reason: z.string().nullable(),
   assigned_to: z.string().nullable(),
   group: inboxGroup,
   handoff_state: z.enum(["bot_active", "handoff_pending", "human_connected"]),

@@ -3173,7 +3173,8 @@ export interface operations {
                      *           "assigned_to": "assigned to",
                      *           "mine": true,
                      *           "online": true,
-                     *           "waiting_seconds": 1
+                     *           "waiting_seconds": 1,
+                     *           "waiting_reason": "waiting reason"
                      *         }
                      *       ],
                      *       "counts": {
@@ -3248,6 +3249,7 @@ export interface operations {
                      *         "timezone": "Europe/Berlin",
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
+                     *         "waiting_reason": "waiting reason",
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -3331,6 +3333,8 @@ export interface operations {
                             mine: boolean;
                             online: boolean;
                             waiting_seconds: number | null;
+                            /** @description Why a waiting conversation needs a person: the AI's failure, or the visitor's request */
+                            waiting_reason: string | null;
                         }[];
                         counts: {
                             all: number;
@@ -3399,6 +3403,7 @@ export interface operations {
                             timezone: string | null;
                             detected_language: string | null;
                             routed_by: string | null;
+                            waiting_reason: string | null;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -3503,7 +3508,8 @@ export interface operations {
                      *           "assigned_to": "assigned to",
                      *           "mine": true,
                      *           "online": true,
-                     *           "waiting_seconds": 1
+                     *           "waiting_seconds": 1,
+                     *           "waiting_reason": "waiting reason"
                      *         }
                      *       ],
                      *       "counts": {
@@ -3578,6 +3584,7 @@ export interface operations {
                      *         "timezone": "Europe/Berlin",
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
+                     *         "waiting_reason": "waiting reason",
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -3661,6 +3668,8 @@ export interface operations {
                             mine: boolean;
                             online: boolean;
                             waiting_seconds: number | null;
+                            /** @description Why a waiting conversation needs a person: the AI's failure, or the visitor's request */
+                            waiting_reason: string | null;
                         }[];
                         counts: {
                             all: number;
@@ -3729,6 +3738,7 @@ export interface operations {
                             timezone: string | null;
                             detected_language: string | null;
                             routed_by: string | null;
+                            waiting_reason: string | null;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
