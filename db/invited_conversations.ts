@@ -46,7 +46,8 @@ export async function findOpenConversationBot(
   const only = chatbotId !== undefined ? sql`AND chatbot_id = ${chatbotId}` : sql``;
   const [row] = await sql<{ chatbot_id: number }[]>`
     SELECT chatbot_id FROM conversations
-     WHERE chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId} AND is_active)
+     WHERE chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId} AND is_active
+                             AND branding->'live_visitors' IS DISTINCT FROM 'false'::jsonb)
        AND workspace_id = ${workspaceId} AND visitor_id = ${visitorId} AND status <> 'closed' ${only}
      ORDER BY last_message_at DESC, id DESC
      LIMIT 1`;

@@ -853,7 +853,7 @@ export interface paths {
         put?: never;
         /**
          * A reply drafted from the bot's knowledge and the conversation (one AI call)
-         * @description `suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced.
+         * @description `suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced. 403 when the bot's `copilot` flag is off.
          *
          *     Requires the `handle-conversations` permission.
          *
@@ -899,7 +899,7 @@ export interface paths {
         put?: never;
         /**
          * Summarise the conversation, with intent and catalogue tag suggestions
-         * @description One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure).
+         * @description One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure); 403 when the bot's `copilot` flag is off.
          *
          *     Requires the `handle-conversations` permission.
          *
