@@ -10,6 +10,7 @@ import { dayAndTime, timeOfDay } from "../display_time.ts";
 import { describeDevice } from "../visitors/device_info.ts";
 import { isOnline } from "../visitors/online.ts";
 import { revenueView } from "../assist/record_revenue.ts";
+import { brandingOf } from "../chatbots/branding.ts";
 import {
   type InboxGroup,
   inboxGroup,
@@ -54,6 +55,9 @@ export interface ActiveConversation {
   detected_language: string | null;
   routed_by: string | null;
   waiting_reason: string | null;
+  /** The bot's copilot flags, so an inbox offers (or starts) AI help only where it is on. */
+  copilot: boolean;
+  copilot_autostart: boolean;
   assigned_to: string | null;
   group: InboxGroup;
   handoff_state: HandoffState;
@@ -130,6 +134,7 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     detected_language: null,
     routed_by: d.routed_by,
     waiting_reason: waitingReason(d),
+    ...copilotFlags(d.chatbot_branding),
     assigned_to: d.assigned_to,
     group: inboxGroup(d, view.viewerUserId),
     handoff_state: d.handoff_state,
@@ -190,4 +195,9 @@ function prechatGreeting(branding: Record<string, unknown>): string | null {
   return prechat?.enabled === true && typeof prechat.greeting === "string" && prechat.greeting
     ? prechat.greeting
     : null;
+}
+
+function copilotFlags(stored: Record<string, unknown>) {
+  const b = brandingOf(stored);
+  return { copilot: b.copilot, copilot_autostart: b.copilot && b.copilot_autostart };
 }

@@ -85,6 +85,8 @@ export const activeConversation = z.object({
   detected_language: z.string().nullable(),
   routed_by: z.string().nullable(),
   waiting_reason: z.string().nullable(),
+  copilot: z.boolean(),
+  copilot_autostart: z.boolean(),
   assigned_to: z.string().nullable(),
   group: inboxGroup,
   handoff_state: z.enum(["bot_active", "handoff_pending", "human_connected"]),

@@ -3250,6 +3250,8 @@ export interface operations {
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
                      *         "waiting_reason": "waiting reason",
+                     *         "copilot": true,
+                     *         "copilot_autostart": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -3404,6 +3406,8 @@ export interface operations {
                             detected_language: string | null;
                             routed_by: string | null;
                             waiting_reason: string | null;
+                            copilot: boolean;
+                            copilot_autostart: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -3585,6 +3589,8 @@ export interface operations {
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
                      *         "waiting_reason": "waiting reason",
+                     *         "copilot": true,
+                     *         "copilot_autostart": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -3739,6 +3745,8 @@ export interface operations {
                             detected_language: string | null;
                             routed_by: string | null;
                             waiting_reason: string | null;
+                            copilot: boolean;
+                            copilot_autostart: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
