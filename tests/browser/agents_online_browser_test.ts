@@ -15,15 +15,7 @@ import { http } from "../helpers/http.ts";
 import { freePort } from "../helpers/net.ts";
 import { freshIp, postStream } from "../widget/widget_client.ts";
 import { launchChromium } from "../helpers/browser.ts";
-
-async function waitUntil(check: () => Promise<boolean>, what: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitUntil } from "../helpers/wait.ts";
 
 Deno.test("agents with the inbox open are online for the widget", serverTestOptions, async (t) => {
   const fake = startFakeAi({ reply: "Happy to help." });

@@ -13,15 +13,7 @@ import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { launchChromium } from "../helpers/browser.ts";
-
-async function waitUntil(check: () => Promise<boolean>, what: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { waitUntil } from "../helpers/wait.ts";
 
 Deno.test("inbox copilot flags", serverTestOptions, async (t) => {
   const fake = startFakeAi({ reply: "Parcels ship in 2 days." });
@@ -109,7 +101,7 @@ Deno.test("inbox copilot flags", serverTestOptions, async (t) => {
       // A new visitor message is a new question: one more suggestion.
       await composer.fill("");
       await ask("Any news?");
-      await waitUntil(async () => suggests === 2, "a suggestion for the new message");
+      await waitUntil(() => suggests === 2, "a suggestion for the new message");
     });
     assertOk(errors.length === 0, errors.join("\n"));
   } finally {

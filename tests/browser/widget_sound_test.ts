@@ -13,6 +13,7 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { launchChromium } from "../helpers/browser.ts";
+import { waitUntil } from "../helpers/wait.ts";
 
 /** Counts the tones the page starts, through the real AudioContext. */
 const INSTRUMENT = `(() => {
@@ -27,15 +28,6 @@ const INSTRUMENT = `(() => {
     }
   };
 })();`;
-
-async function waitUntil(check: () => Promise<boolean>, what: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 Deno.test("widget sound flag", serverTestOptions, async (t) => {
   const fake = startFakeAi({ reply: "Happy to help." });

@@ -286,30 +286,16 @@ async function tailUntil(
   env: Record<string, string>,
   done: (lines: string[], fresh: string) => boolean,
 ) {
-  const child = command(args, env).spawn();
-  const lines: string[] = [];
-  const errLines: string[] = [];
-  const collect = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
-    const dec = new TextDecoder();
-    let partial = "";
-    for await (const chunk of stream) {
-      const parts = (partial + dec.decode(chunk, { stream: true })).split("\n");
-      partial = parts.pop()!;
-      into.push(...parts.filter(Boolean));
-    }
-  };
-  const reading = Promise.all([collect(child.stdout, lines), collect(child.stderr, errLines)]);
+  const tailing = spawnTail(args, env);
   try {
     // With --json nothing is printed until an event; give it time to read the inbox first.
     if (args.includes("--json")) await new Promise((r) => setTimeout(r, 2000));
-    else await until(() => errLines.some((l) => l.startsWith("Following Acme")), "tail to start");
+    else {await until(() =>
+        tailing.err.some((l) => l.startsWith("Following Acme")), "tail to start");}
     const fresh = await startConversation("Do you ship?");
-    await until(() => done(lines, fresh), `tail's line about ${fresh}`);
+    await until(() => done(tailing.out, fresh), `tail's line about ${fresh}`);
   } finally {
-    child.kill("SIGTERM");
-    const status = await child.status;
-    await reading;
-    assertEquals(status.code, 0, errLines.join("\n"));
+    await tailing.stop();
   }
 }
 
