@@ -88,7 +88,12 @@ export function banner(
   demo: DemoCredentials | null,
   ai: { aiBaseUrl: string | null; aiApiKey: string | null; keysStored: boolean },
 ): string {
-  const lines = [`Parley is running at ${url}`, `  API reference:  ${url}/api/docs`];
+  const lines = [
+    `Parley is running at ${url}`,
+    `  API reference:  ${url}/api/docs`,
+    `  Dashboard:      ${url}/dashboard${demo ? " (owners: bots, team, settings)" : ""}`,
+    `  Agent inbox:    ${url}/inbox${demo ? " (sign in with the owner e-mail below)" : ""}`,
+  ];
   if (demo) {
     lines.push(`  Demo page:      ${url}/demo`);
     lines.push(`  Owner e-mail:   ${demo.email}`);
@@ -122,7 +127,10 @@ if (import.meta.main) {
     );
     for (const sig of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(sig, async () => {
+        // Say so: draining requests and sockets can take a moment, and silence looks like a hang.
+        console.log("Stopping Parley: finishing requests in flight, closing sockets…");
         await shutdown();
+        console.log("Parley stopped.");
         Deno.exit(0);
       });
     }

@@ -21,7 +21,7 @@ import {
   type StoredSession,
   writeStored,
 } from "./agent/config_store.ts";
-import { conversationText, inboxText } from "./agent/output.ts";
+import { conversationText, inboxText, sectionWord } from "./agent/output.ts";
 import { tail } from "./agent/tail.ts";
 
 export const EXIT = {
@@ -191,7 +191,7 @@ const ownership =
     const { client } = await signedIn(run);
     const conversation = await resolveConversation(client, positional(run.args, "<conversation>"));
     const result = await client.agent[action].mutate({ conversation });
-    run.print({ conversation, ...result }, `${conversation}: ${result.status}`);
+    run.print({ conversation, ...result }, `${conversation}: ${sectionWord(result.status)}`);
   };
 
 const COMMANDS: Record<string, Handler> = {
@@ -302,6 +302,7 @@ const COMMANDS: Record<string, Handler> = {
       server: stored.server,
       realtimeKey: stored.realtime_key,
       workspaceId: stored.session.company.id,
+      userId: stored.session.user.id,
       json: run.json,
       pollMs,
       write: run.io.out,

@@ -2,7 +2,9 @@
  * Keeps a client's inbox current: the workspace's realtime channel (and the
  * open conversation's) say when something changed; while the socket is not
  * connected (realtime disabled, a proxy without WebSockets, a reconnect) the
- * inbox is polled instead, so it keeps working without realtime.
+ * inbox is polled instead, so it keeps working without realtime. Following
+ * the inbox also puts the agent on the workspace's presence channel: an agent
+ * with an inbox (or `tail`) open is online for the visitors' handoff answer.
  */
 import type { AgentClient } from "./agent_client.ts";
 import { agentChannels, RealtimeConnection, type RealtimeState } from "./realtime.ts";
@@ -59,9 +61,15 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
       if (state === "connected") changed("connected");
     },
     // From here on every change arrives as an event: one more catch-up closes the gap.
-    onSubscribed: () => changed("subscribed"),
+    // (The presence channel carries no inbox change: its subscription needs no catch-up.)
+    onSubscribed: (channel) => {
+      if (!channel.startsWith("presence-")) changed("subscribed");
+    },
   });
   socket?.subscribe(agentChannels.workspace(opts.workspaceId));
+  // Following the inbox is being online: the widget's handoff answer (`agents_online`) counts
+  // the agents on this channel, and the socket's close (the last tab, or tail stopping) ends it.
+  socket?.subscribe(agentChannels.presence(opts.workspaceId));
   if (!socket) opts.onState?.("unavailable");
   const timer = setInterval(() => {
     const quiet = Date.now() - lastChange;

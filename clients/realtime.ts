@@ -270,4 +270,6 @@ export const agentChannels = {
   workspace: (workspaceId: number) => `private-workspace.${workspaceId}`,
   user: (userId: number) => `private-user.${userId}`,
   conversation: (conversationId: string) => `private-conversation.${conversationId}`,
+  /** Who is online: an agent subscribed here counts as online (the widget's handoff answer). */
+  presence: (workspaceId: number) => `presence-workspace.${workspaceId}`,
 };

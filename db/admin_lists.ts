@@ -95,3 +95,41 @@ export function listAllChatbots(
     WHERE ${workspaceId}::bigint IS NULL OR c.workspace_id = ${workspaceId}
     ORDER BY c.workspace_id, c.id`;
 }
+
+export interface TagListRow {
+  id: number;
+  workspace: string;
+  name: string;
+  color: string;
+  conversations: number;
+}
+
+export function listTags(sql: Executor, workspaceId: number | null): Promise<TagListRow[]> {
+  return sql<TagListRow[]>`
+    SELECT t.id::int AS id, w.slug AS workspace, t.name, t.color,
+      (SELECT count(*)::int FROM conversation_tags ct WHERE ct.tag_id = t.id) AS conversations
+    FROM tags t JOIN workspaces w ON w.id = t.workspace_id
+    WHERE ${workspaceId}::bigint IS NULL OR t.workspace_id = ${workspaceId}
+    ORDER BY t.workspace_id, t.name`;
+}
+
+export interface CannedListRow {
+  id: number;
+  workspace: string;
+  title: string;
+  shortcut: string | null;
+  body: string;
+  /** The agent who owns a personal reply; null: shared with the workspace. */
+  owner: string | null;
+  use_count: number;
+}
+
+export function listCanned(sql: Executor, workspaceId: number | null): Promise<CannedListRow[]> {
+  return sql<CannedListRow[]>`
+    SELECT c.id::int AS id, w.slug AS workspace, c.title, c.shortcut, c.body,
+      u.email AS owner, c.use_count
+    FROM canned_replies c JOIN workspaces w ON w.id = c.workspace_id
+    LEFT JOIN users u ON u.id = c.owner_user_id
+    WHERE ${workspaceId}::bigint IS NULL OR c.workspace_id = ${workspaceId}
+    ORDER BY c.workspace_id, c.title`;
+}

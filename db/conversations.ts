@@ -31,6 +31,8 @@ export interface ConversationRow {
   read_by: number[];
   /** How the conversation reached its assignee (takeover, agentReply, assign, invite). */
   routed_by: string | null;
+  /** Why the AI could not answer, while a human is needed for it (migration 0125). */
+  ai_failure: string | null;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -90,6 +92,7 @@ export interface ConversationPatch {
   visitor_phone?: string | null;
   last_message_at?: Date;
   routed_by?: string | null;
+  ai_failure?: string | null;
 }
 
 const PATCHABLE: (keyof ConversationPatch)[] = [
@@ -106,6 +109,7 @@ const PATCHABLE: (keyof ConversationPatch)[] = [
   "visitor_phone",
   "last_message_at",
   "routed_by",
+  "ai_failure",
 ];
 
 export async function updateConversation(

@@ -41,6 +41,7 @@ export interface InboxRowData {
   preview: string | null;
   unread: number;
   tags: { id: number; name: string; color: string }[];
+  ai_failure: string | null;
 }
 
 /**
@@ -153,7 +154,7 @@ function rowSelect(sql: Executor, userId: number | null) {
   return sql`
     SELECT c.id, c.public_id, c.chatbot_id, b.name AS chatbot, c.visitor_id, c.visitor_name,
       c.visitor_email, c.status, c.channel, c.handoff_state, c.handoff_requested_at,
-      c.resolution, c.last_message_at, c.assigned_user_id, u.name AS assigned_to,
+      c.resolution, c.last_message_at, c.assigned_user_id, u.name AS assigned_to, c.ai_failure,
       v.last_seen_at AS visitor_last_seen_at, lm.preview,
       CASE WHEN c.last_visitor_message_id > COALESCE(r.last_read_message_id, 0) THEN
         (SELECT count(*) FROM messages m

@@ -33,6 +33,28 @@ export async function findInvitingBot(
 }
 
 /**
+ * The bot of the visitor's latest open conversation in the workspace (on
+ * `chatbotId` only, when given): a visitor who wrote without a widget
+ * heartbeat (the integration API) has no visitor row, only conversations.
+ */
+export async function findOpenConversationBot(
+  sql: Executor,
+  workspaceId: number,
+  visitorId: string,
+  chatbotId?: number,
+): Promise<number | null> {
+  const only = chatbotId !== undefined ? sql`AND chatbot_id = ${chatbotId}` : sql``;
+  const [row] = await sql<{ chatbot_id: number }[]>`
+    SELECT chatbot_id FROM conversations
+     WHERE chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId} AND is_active
+                             AND branding->'live_visitors' IS DISTINCT FROM 'false'::jsonb)
+       AND workspace_id = ${workspaceId} AND visitor_id = ${visitorId} AND status <> 'closed' ${only}
+     ORDER BY last_message_at DESC, id DESC
+     LIMIT 1`;
+  return row ? Number(row.chatbot_id) : null;
+}
+
+/**
  * Serialise invitations to one visitor of one bot until the transaction ends,
  * so two agents inviting at once cannot open two conversations.
  */

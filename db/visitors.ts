@@ -41,6 +41,11 @@ export interface PresenceInput {
   country?: string | null;
   /** A silence longer than this starts a new visit. */
   visitGapSeconds?: number;
+  /**
+   * The bot's `behavior_tracking`: off, only the current page is kept (no
+   * journey, page views, entry page or referrer; any stored history is cleared).
+   */
+  trackBehavior?: boolean;
 }
 
 /**
@@ -53,28 +58,32 @@ export async function recordPresence(
   workspaceId: number,
   p: PresenceInput,
 ): Promise<VisitorRow> {
-  const step = p.pageUrl ? [{ url: p.pageUrl, at: p.now.toISOString() }] : [];
+  const track = p.trackBehavior ?? true;
+  const step = track && p.pageUrl ? [{ url: p.pageUrl, at: p.now.toISOString() }] : [];
+  const referrer = track ? p.referrer : null;
+  const entryPage = track ? p.pageUrl : null;
   const [row] = await sql<VisitorRow[]>`
     INSERT INTO visitors AS v (workspace_id, chatbot_id, visitor_id, page_url, page_title,
       referrer, entry_page, user_agent, locale, timezone, chat_open, page_views, journey,
       first_seen_at, last_seen_at, country, visit_started_at)
     VALUES (${workspaceId}, ${p.chatbotId}, ${p.visitorId}, ${p.pageUrl}, ${p.pageTitle},
-      ${p.referrer}, ${p.pageUrl}, ${p.userAgent}, ${p.locale}, ${p.timezone}, ${p.chatOpen},
-      ${p.pageUrl ? 1 : 0}, ${sql.json(step)}, ${p.now}, ${p.now}, ${p.country ?? null}, ${p.now})
+      ${referrer}, ${entryPage}, ${p.userAgent}, ${p.locale}, ${p.timezone}, ${p.chatOpen},
+      ${step.length}, ${sql.json(step)}, ${p.now}, ${p.now}, ${p.country ?? null}, ${p.now})
     ON CONFLICT (chatbot_id, visitor_id) DO UPDATE SET
       page_url = COALESCE(EXCLUDED.page_url, v.page_url),
       page_title = CASE WHEN EXCLUDED.page_url IS NOT NULL THEN EXCLUDED.page_title
                         ELSE v.page_title END,
-      referrer = COALESCE(EXCLUDED.referrer, v.referrer),
-      entry_page = COALESCE(v.entry_page, EXCLUDED.entry_page),
+      referrer = CASE WHEN ${track} THEN COALESCE(EXCLUDED.referrer, v.referrer) END,
+      entry_page = CASE WHEN ${track} THEN COALESCE(v.entry_page, EXCLUDED.entry_page) END,
       user_agent = COALESCE(EXCLUDED.user_agent, v.user_agent),
       locale = COALESCE(EXCLUDED.locale, v.locale),
       timezone = COALESCE(EXCLUDED.timezone, v.timezone),
       chat_open = EXCLUDED.chat_open,
-      page_views = v.page_views + CASE
+      page_views = CASE WHEN NOT ${track} THEN 0 ELSE v.page_views + CASE
         WHEN EXCLUDED.page_url IS NOT NULL AND EXCLUDED.page_url IS DISTINCT FROM v.page_url
-        THEN 1 ELSE 0 END,
+        THEN 1 ELSE 0 END END,
       journey = CASE
+        WHEN NOT ${track} THEN '[]'::jsonb
         WHEN EXCLUDED.page_url IS NOT NULL AND EXCLUDED.page_url IS DISTINCT FROM v.page_url
         THEN (SELECT COALESCE(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM (
                 SELECT e, n FROM jsonb_array_elements(v.journey || EXCLUDED.journey)
@@ -141,6 +150,9 @@ export async function listLiveVisitors(
              chat_open, first_seen_at, visit_started_at, last_seen_at
         FROM visitors
        WHERE workspace_id = ${workspaceId} AND last_seen_at >= ${since}
+         -- A bot with live visitors off: its visitors never appear here.
+         AND chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId}
+                               AND branding->'live_visitors' IS DISTINCT FROM 'false'::jsonb)
        ORDER BY last_seen_at DESC, visitor_id
        LIMIT ${limit}),
     open AS (
@@ -169,8 +181,9 @@ export async function liveVisitorsEnabled(sql: Executor, workspaceId: number): P
 }
 
 /**
- * The most recently seen row of a visitor id in the workspace (any bot), or
- * null; found through the primary key, one probe per bot of the workspace.
+ * The most recently seen row of a visitor id in the workspace (any bot with
+ * the live visitors feature on: the others' visitors are never listed nor
+ * invited), or null; found through the primary key, one probe per bot.
  */
 export async function findLatestVisitor(
   sql: Executor,
@@ -179,7 +192,8 @@ export async function findLatestVisitor(
 ): Promise<VisitorRow | null> {
   const [row] = await sql<VisitorRow[]>`
     SELECT * FROM visitors
-     WHERE chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId})
+     WHERE chatbot_id IN (SELECT id FROM chatbots WHERE workspace_id = ${workspaceId}
+                             AND branding->'live_visitors' IS DISTINCT FROM 'false'::jsonb)
        AND workspace_id = ${workspaceId} AND visitor_id = ${visitorId}
      ORDER BY last_seen_at DESC LIMIT 1`;
   return row ?? null;

@@ -24,7 +24,8 @@ export type UpdateReason =
   | "visitor_email"
   | "invite"
   | "summary"
-  | "revenue";
+  | "revenue"
+  | "ai_failed";
 
 export type ParleyEvent =
   | { type: "conversation.created"; workspaceId: number; conversationId: string; chatbotId: number }

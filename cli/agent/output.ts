@@ -6,6 +6,16 @@ const clip = (s: string | null, n: number) => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
+/**
+ * The inbox's word for where a conversation now is, after an ownership
+ * command: one vocabulary with the web inbox (`mine`, `ai`, `resolved`), not
+ * the API's `status` (`agent`, `bot`, `closed`), which `--json` keeps.
+ */
+export function sectionWord(status: string): string {
+  return ({ agent: "mine", bot: "ai", closed: "resolved" } as Record<string, string>)[status] ??
+    status;
+}
+
 export function rowLine(r: InboxRow): string {
   const who = r.assigned_to ? ` @${r.mine ? "me" : r.assigned_to}` : "";
   const unread = r.unread ? ` (${r.unread} new)` : "";

@@ -13,6 +13,8 @@ export interface TailOptions {
   server: string;
   realtimeKey: string;
   workspaceId: number;
+  /** The signed-in agent: a row assigned to them reads `mine`, as in the web inbox. */
+  userId: number;
   json: boolean;
   pollMs: number;
   write(line: string): void;
@@ -38,12 +40,14 @@ export async function tail(o: TailOptions): Promise<void> {
   for (const r of await snapshot()) seen.set(r.id, signature(r));
 
   const print = (event: string, data: unknown, via: "realtime" | "poll", channel?: string) => {
+    if (o.json) {
+      o.write(JSON.stringify({ at: new Date().toISOString(), event, via, channel, data }));
+      return;
+    }
+    const text = describe(event, data, o.userId);
+    if (text === null) return;
     const time = new Date().toISOString().slice(11, 19);
-    o.write(
-      o.json
-        ? JSON.stringify({ at: new Date().toISOString(), event, via, channel, data })
-        : `${time} ${event} ${describe(event, data)}${via === "poll" ? " (via poll)" : ""}`,
-    );
+    o.write(`${time} ${event} ${text}${via === "poll" ? " (via poll)" : ""}`);
   };
 
   // "Following…" is said once the feed is really live (subscribed, or polling
@@ -104,15 +108,24 @@ export async function tail(o: TailOptions): Promise<void> {
   }
 }
 
-function describe(event: string, data: unknown): string {
+/** One readable line for people; null: not worth a line (the `--json` stream has everything). */
+function describe(event: string, data: unknown, userId: number): string | null {
   const d = (data ?? {}) as Record<string, unknown>;
   if (event === "message.created") {
     const m = (d.message ?? {}) as { role?: string; content?: string };
     return `${d.conversation_id} ${m.role}: ${oneLine(m.content)}`;
   }
+  if (event === "visitor.seen") {
+    // Every widget heartbeat (about every 10 s per visitor): only an arrival is news.
+    if (!d.arrived) return null;
+    const page = typeof d.page_url === "string" && d.page_url ? d.page_url : "a page";
+    return `visitor ${d.visitor_id} arrived on ${page}${d.chat_open ? " (chat open)" : ""}`;
+  }
   if (typeof d.id === "string" && "visitor" in d) {
     const reason = typeof d.reason === "string" ? ` [${d.reason}]` : "";
-    return `${d.id} ${d.visitor} (${d.status})${reason}: ${oneLine(d.preview as string | null)}`;
+    // The web inbox's section words: a broadcast row has no viewer, so `mine` is worked out here.
+    const section = d.assigned_user_id === userId && d.status === "agent" ? "mine" : d.group;
+    return `${d.id} ${d.visitor} (${section})${reason}: ${oneLine(d.preview as string | null)}`;
   }
   return typeof d.conversation_id === "string" ? d.conversation_id : JSON.stringify(d);
 }

@@ -1,7 +1,9 @@
-/** workspace:list, user:list, token:list, chatbot:list: read-only views, no secrets. */
+/** workspace:list, user:list, token:list, chatbot:list, tag:list, canned:list: read-only views. */
 import {
   listAllWorkspaces,
+  listWorkspaceCanned,
   listWorkspaceChatbots,
+  listWorkspaceTags,
   listWorkspaceTokens,
   listWorkspaceUsers,
 } from "../../domain/admin/list_records.ts";
@@ -36,5 +38,17 @@ export const listCommands: Command[] = [
     usage: "chatbot:list [--workspace <slug>]",
     summary: "Bots (all, or one workspace's) with key, provider, model and state.",
     run: (deps, args) => listWorkspaceChatbots(deps, { workspace: optional(args, "workspace") }),
+  },
+  {
+    name: "tag:list",
+    usage: "tag:list [--workspace <slug>]",
+    summary: "Tags (all, or one workspace's) with colour and how many conversations carry each.",
+    run: (deps, args) => listWorkspaceTags(deps, { workspace: optional(args, "workspace") }),
+  },
+  {
+    name: "canned:list",
+    usage: "canned:list [--workspace <slug>]",
+    summary: "Canned replies with shortcut, body, owner (null: shared) and use count.",
+    run: (deps, args) => listWorkspaceCanned(deps, { workspace: optional(args, "workspace") }),
   },
 ];

@@ -1,14 +1,18 @@
 /**
  * The admin CLI's lists: workspaces, and (all, or one workspace's) users,
- * tokens and chatbots. Read-only views without secrets: no password or token
+ * tokens, chatbots, tags and canned replies. Read-only views without secrets: no password or token
  * hashes, and a token is shown by id and name, never by its text.
  */
 import {
+  type CannedListRow,
   type ChatbotListRow,
   listAllChatbots,
+  listCanned,
+  listTags,
   listTokens,
   listUsers,
   listWorkspaces,
+  type TagListRow,
   type TokenListRow,
   type UserListRow,
   type WorkspaceListRow,
@@ -50,4 +54,18 @@ export async function listWorkspaceChatbots(
   filter: { workspace?: string },
 ): Promise<ChatbotListRow[]> {
   return listAllChatbots(deps.sql, await workspaceIdOf(deps, filter.workspace));
+}
+
+export async function listWorkspaceTags(
+  deps: AdminDeps,
+  filter: { workspace?: string },
+): Promise<TagListRow[]> {
+  return listTags(deps.sql, await workspaceIdOf(deps, filter.workspace));
+}
+
+export async function listWorkspaceCanned(
+  deps: AdminDeps,
+  filter: { workspace?: string },
+): Promise<CannedListRow[]> {
+  return listCanned(deps.sql, await workspaceIdOf(deps, filter.workspace));
 }

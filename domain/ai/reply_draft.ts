@@ -65,7 +65,7 @@ export function startReplyDraft(
     question: string;
     stream: boolean;
     /** A suggestion for a human agent (see buildPrompt). */
-    forAgent?: { draft?: string | null };
+    forAgent?: { draft?: string | null; profile?: string | null };
   },
 ): ReplyDraft {
   const ac = new AbortController();

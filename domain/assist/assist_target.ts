@@ -8,7 +8,8 @@ import { type ChatbotForReply, findChatbotByIdForReply } from "../../db/chatbots
 import { type ConversationRow, findConversationByPublicId } from "../../db/conversations.ts";
 import { type MessageRow, recentMessages } from "../../db/messages.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
-import { NotFound } from "../errors.ts";
+import { Forbidden, NotFound } from "../errors.ts";
+import { brandingOf } from "../chatbots/branding.ts";
 
 export interface AssistTarget extends ChatbotForReply {
   conversation: ConversationRow;
@@ -18,6 +19,25 @@ export interface AssistTarget extends ChatbotForReply {
 const MESSAGES_READ = 200;
 
 export const CONVERSATION_NOT_FOUND = "No conversation with that id in this workspace.";
+
+export const COPILOT_OFF =
+  "The AI copilot is turned off for this conversation's bot (branding copilot).";
+
+/**
+ * The target of an agent's explicit AI request (suggest, summary): refused
+ * with 403 when the bot's `copilot` flag is off, so agents are not offered
+ * what the owner switched off.
+ */
+export async function loadCopilotTarget(
+  deps: Pick<AppDeps, "sql">,
+  workspaceId: number,
+  publicId: string,
+  now: Date,
+): Promise<AssistTarget> {
+  const target = await loadAssistTarget(deps, workspaceId, publicId, now);
+  if (!brandingOf(target.bot.branding).copilot) throw new Forbidden(COPILOT_OFF);
+  return target;
+}
 
 export async function loadAssistTarget(
   deps: Pick<AppDeps, "sql">,

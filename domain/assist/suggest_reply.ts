@@ -15,7 +15,9 @@ import { findProviderClient } from "../ai/provider_client.ts";
 import { startReplyDraft } from "../ai/reply_draft.ts";
 import { costMicroCents } from "../ai/pricing.ts";
 import { HISTORY_MESSAGES } from "../conversations/start_visitor_turn.ts";
-import { loadAssistTarget } from "./assist_target.ts";
+import { loadCopilotTarget } from "./assist_target.ts";
+import { brandingOf } from "../chatbots/branding.ts";
+import { visitorProfile } from "./visitor_profile.ts";
 
 export interface SuggestInput {
   workspaceId: number;
@@ -29,7 +31,7 @@ export async function suggestReply(
   input: SuggestInput,
 ): Promise<{ id: number; suggestion: string | null }> {
   const now = deps.clock();
-  const target = await loadAssistTarget(deps, input.workspaceId, input.conversationId, now);
+  const target = await loadCopilotTarget(deps, input.workspaceId, input.conversationId, now);
   const { bot, conversation } = target;
   const draft = input.draft?.trim() ? input.draft : null;
   const question = unansweredVisitorMessage(target.messages);
@@ -63,12 +65,16 @@ export async function suggestReply(
     query: question.content,
     providerCiphertext: target.providerCiphertext,
   });
+  // copilot_use_profile: what is known of the visitor joins the prompt (never otherwise).
+  const profile = brandingOf(bot.branding).copilot_use_profile
+    ? await visitorProfile(deps, input.workspaceId, conversation)
+    : null;
   const { result } = await startReplyDraft(prepared, {
     bot,
     history: before,
     question: question.content,
     stream: false,
-    forAgent: { draft },
+    forAgent: { draft, profile },
   }).done;
   const suggestion = result.content.trim();
   const { id } = await record(suggestion, result);

@@ -16,7 +16,7 @@ import { completeChat } from "../ai/chat_completion.ts";
 import { costMicroCents } from "../ai/pricing.ts";
 import { Invalid, ProviderUnavailable } from "../errors.ts";
 import { publishEvent } from "../events.ts";
-import { loadAssistTarget } from "./assist_target.ts";
+import { loadAssistTarget, loadCopilotTarget } from "./assist_target.ts";
 import {
   readSummaryAnswer,
   SUMMARY_MAX_TOKENS,
@@ -38,9 +38,12 @@ const notNow = (reason: string) =>
 export async function summarizeConversation(
   deps: AppDeps,
   input: { workspaceId: number; userId: number; conversationId: string },
+  /** `auto_actions` on resolve: the service's own summary, whatever the copilot flag says. */
+  opts: { automatic?: boolean } = {},
 ): Promise<SummaryResult> {
   const now = deps.clock();
-  const target = await loadAssistTarget(deps, input.workspaceId, input.conversationId, now);
+  const load = opts.automatic ? loadAssistTarget : loadCopilotTarget;
+  const target = await load(deps, input.workspaceId, input.conversationId, now);
   const { bot, conversation, messages } = target;
   const visitorText = messages.filter((m) => m.role === "visitor").slice(-3)
     .map((m) => m.content).join("\n");

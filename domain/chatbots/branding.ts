@@ -78,12 +78,14 @@ export const DEFAULT_BRANDING: Branding = {
   composer_style: "full",
   sound: false,
   screen_share: false,
-  copilot: false,
+  // On by default: the agent API's suggest and summary work unless an owner turns them off.
+  copilot: true,
   auto_actions: false,
   copilot_use_profile: false,
   copilot_autostart: false,
   live_visitors: true,
-  behavior_tracking: false,
+  // On by default: the inbox's journey, page views, entry page and referrer come from it.
+  behavior_tracking: true,
   recommend_mode: "reactive",
   proactive: {
     enabled: false,

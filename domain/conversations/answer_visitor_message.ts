@@ -7,6 +7,7 @@ import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { type ConversationRow, findConversationById } from "../../db/conversations.ts";
 import { Conflict, Invalid, ProviderUnavailable } from "../errors.ts";
+import { escalateAiFailure } from "./escalate_ai_failure.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
 import { mayDraftEarly, startReplyDraft } from "../ai/reply_draft.ts";
@@ -87,6 +88,12 @@ export async function answerVisitorMessage(
     // The visitor message is stored: name its conversation, so a client that
     // started a new one can retry in it instead of opening another.
     if (err instanceof ProviderUnavailable) {
+      await escalateAiFailure(deps, {
+        workspaceId: input.workspaceId,
+        chatbotId: input.bot.id,
+        conversationId: turn.conversation.public_id,
+        cause: err.message,
+      });
       deps.log.warn("AI reply failed", {
         bot: input.bot.public_key,
         kind: err.kind,

@@ -26,7 +26,8 @@ export type TransitionName =
   | "visitorReset"
   | "requestHuman"
   | "assign"
-  | "invite";
+  | "invite"
+  | "aiFailed";
 
 export interface TransitionContext {
   now: Date;
@@ -34,6 +35,8 @@ export interface TransitionContext {
   actorUserId?: number | null;
   /** `assign`: the agent who will own the conversation, or null to unassign. */
   assigneeUserId?: number | null;
+  /** `aiFailed`: why the AI could not answer (shown to agents). */
+  reason?: string;
 }
 
 interface Transition {
@@ -48,6 +51,7 @@ const toBot = (): ConversationPatch => ({
   status: "bot",
   handoff_state: "bot_active",
   assigned_user_id: null,
+  ai_failure: null,
 });
 
 const TABLE: Record<TransitionName, Transition> = {
@@ -125,6 +129,18 @@ const TABLE: Record<TransitionName, Transition> = {
       row.handoff_state === "handoff_pending"
         ? {}
         : { handoff_state: "handoff_pending", handoff_requested_at: ctx.now },
+  },
+  // The AI could not answer (no model, no key, provider down) and the visitor saw an error:
+  // the conversation waits for a human, as if the visitor had asked, with the reason kept.
+  aiFailed: {
+    from: ["bot", "agent"],
+    noop: ["agent"],
+    patch: (row, ctx) => ({
+      ai_failure: ctx.reason ?? "The AI could not answer.",
+      ...(row.handoff_state === "handoff_pending"
+        ? {}
+        : { handoff_state: "handoff_pending", handoff_requested_at: ctx.now }),
+    }),
   },
 };
 
@@ -214,5 +230,6 @@ function describe(name: TransitionName): string {
     requestHuman: "request a human",
     assign: "be assigned",
     invite: "take an invitation",
+    aiFailed: "wait for a human",
   } as const)[name];
 }

@@ -10,7 +10,14 @@ import { dayAndTime, timeOfDay } from "../display_time.ts";
 import { describeDevice } from "../visitors/device_info.ts";
 import { isOnline } from "../visitors/online.ts";
 import { revenueView } from "../assist/record_revenue.ts";
-import { type InboxGroup, inboxGroup, visitorDisplayName, waitingSeconds } from "./inbox_group.ts";
+import { brandingOf } from "../chatbots/branding.ts";
+import {
+  type InboxGroup,
+  inboxGroup,
+  visitorDisplayName,
+  waitingReason,
+  waitingSeconds,
+} from "./inbox_group.ts";
 
 export interface ActiveConversation {
   id: string;
@@ -47,6 +54,10 @@ export interface ActiveConversation {
   timezone: string | null;
   detected_language: string | null;
   routed_by: string | null;
+  waiting_reason: string | null;
+  /** The bot's copilot flags, so an inbox offers (or starts) AI help only where it is on. */
+  copilot: boolean;
+  copilot_autostart: boolean;
   assigned_to: string | null;
   group: InboxGroup;
   handoff_state: HandoffState;
@@ -58,8 +69,8 @@ export interface ActiveConversation {
   prechat: { field: string; value: string }[];
   prechat_greeting: string | null;
   journey: { url: string; at: string | null }[];
-  revenue_cents: number | null;
-  revenue_amount: number | null;
+  revenue_cents: number;
+  revenue_amount: number;
   revenue_currency: string | null;
   revenue_label: string | null;
   summary: string | null;
@@ -122,6 +133,8 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
     timezone: visitor?.timezone ?? null,
     detected_language: null,
     routed_by: d.routed_by,
+    waiting_reason: waitingReason(d),
+    ...copilotFlags(d.chatbot_branding),
     assigned_to: d.assigned_to,
     group: inboxGroup(d, view.viewerUserId),
     handoff_state: d.handoff_state,
@@ -154,12 +167,12 @@ export function toActiveConversation(d: ConversationDetail, view: ActiveView): A
   };
 }
 
-/** Revenue an agent attributed (POST .../revenue), or nulls. */
+/** Revenue an agent attributed (POST .../revenue); none is 0 (the spec types the amount integer). */
 function revenueFields(d: ConversationDetail) {
   if (d.revenue_cents === null || d.revenue_currency === null) {
     return {
-      revenue_cents: null,
-      revenue_amount: null,
+      revenue_cents: 0,
+      revenue_amount: 0,
       revenue_currency: null,
       revenue_label: null,
     };
@@ -182,4 +195,9 @@ function prechatGreeting(branding: Record<string, unknown>): string | null {
   return prechat?.enabled === true && typeof prechat.greeting === "string" && prechat.greeting
     ? prechat.greeting
     : null;
+}
+
+function copilotFlags(stored: Record<string, unknown>) {
+  const b = brandingOf(stored);
+  return { copilot: b.copilot, copilot_autostart: b.copilot && b.copilot_autostart };
 }

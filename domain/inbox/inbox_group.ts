@@ -29,6 +29,18 @@ export function waitingSeconds(
   return Math.max(0, Math.floor((now.getTime() - c.handoff_requested_at.getTime()) / 1000));
 }
 
+/**
+ * Why a waiting conversation waits for a person: the AI's failure to answer
+ * (the visitor saw an error), else the visitor's own request; null when the
+ * conversation is not waiting.
+ */
+export function waitingReason(
+  c: { status: ConversationStatus; handoff_state: HandoffState; ai_failure: string | null },
+): string | null {
+  if (c.status !== "bot" || c.handoff_state !== "handoff_pending") return null;
+  return c.ai_failure ?? "The visitor asked for a person.";
+}
+
 /** How an inbox names a visitor who gave no name: stable, short, from the widget's id. */
 export function visitorDisplayName(name: string | null, visitorId: string): string {
   return name?.trim() || `Visitor ${visitorId.slice(-6)}`;

@@ -10,7 +10,13 @@ import { type InboxRowData, inboxRowsByIds } from "../../db/inbox.ts";
 import type { ConversationStatus, HandoffState } from "../../db/conversations.ts";
 import { relativeAge } from "../display_time.ts";
 import { isOnline } from "../visitors/online.ts";
-import { type InboxGroup, inboxGroup, visitorDisplayName, waitingSeconds } from "./inbox_group.ts";
+import {
+  type InboxGroup,
+  inboxGroup,
+  visitorDisplayName,
+  waitingReason,
+  waitingSeconds,
+} from "./inbox_group.ts";
 
 export interface InboxRow {
   id: string;
@@ -36,6 +42,8 @@ export interface InboxRow {
   mine: boolean;
   online: boolean;
   waiting_seconds: number | null;
+  /** Beyond the spec: why a waiting conversation needs a human (the AI failed, or asked for). */
+  waiting_reason: string | null;
 }
 
 export interface RowView {
@@ -65,6 +73,7 @@ export function toInboxRow(d: InboxRowData, view: RowView): InboxRow {
     mine: view.viewerUserId !== null && d.assigned_user_id === view.viewerUserId,
     online: isOnline(d.visitor_last_seen_at, view.now),
     waiting_seconds: waitingSeconds(d, view.now),
+    waiting_reason: waitingReason(d),
   };
 }
 

@@ -12,6 +12,7 @@ import { findLatestVisitor } from "../../db/visitors.ts";
 import { findLatestOpenConversation } from "../../db/widget_conversations.ts";
 import {
   findInvitingBot,
+  findOpenConversationBot,
   insertInvitedConversation,
   lockVisitorForInvite,
 } from "../../db/invited_conversations.ts";
@@ -46,13 +47,20 @@ export async function inviteVisitor(deps: AppDeps, input: InviteInput): Promise<
   if (!input.message.trim()) throw Invalid.field("message", "The message must not be empty.");
   const now = deps.clock();
   const visitor = await findLatestVisitor(deps.sql, input.workspaceId, visitorId);
-  if (!visitor) throw new NotFound("No visitor with that id has been seen on your sites.");
-  if (now.getTime() - visitor.last_seen_at.getTime() > VISITOR_ONLINE_SECONDS * 1000) {
+  // No heartbeat yet (e.g. a visitor who wrote through the integration API): an open
+  // conversation is still theirs to be invited into (200); nothing at all is a 404.
+  const openOn = visitor
+    ? null
+    : await findOpenConversationBot(deps.sql, input.workspaceId, visitorId, input.chatbotId);
+  if (!visitor && openOn === null) {
+    throw new NotFound("No visitor with that id has been seen on your sites.");
+  }
+  if (visitor && now.getTime() - visitor.last_seen_at.getTime() > VISITOR_ONLINE_SECONDS * 1000) {
     throw new Conflict("The visitor has left the site.");
   }
   const bot = await findInvitingBot(deps.sql, input.workspaceId, {
-    chatbotId: input.chatbotId,
-    preferredId: visitor.chatbot_id,
+    chatbotId: input.chatbotId ?? openOn ?? undefined,
+    preferredId: visitor?.chatbot_id ?? openOn!,
   });
   if (!bot) {
     throw input.chatbotId !== undefined
@@ -126,7 +134,7 @@ export async function inviteVisitor(deps: AppDeps, input: InviteInput): Promise<
   return {
     conversationId: outcome.conversationId,
     created: outcome.created,
-    deliveryWithinSeconds: deliveryWithin(visitor.chat_open, outcome.human),
+    deliveryWithinSeconds: deliveryWithin(visitor?.chat_open ?? false, outcome.human),
     message: outcome.message,
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { Sql } from "../../db/client.ts";
 import { findWorkspaceBySlug } from "../../db/workspaces.ts";
-import { randomSecret } from "../auth/secrets.ts";
+import { randomSecret, sha256Hex } from "../auth/secrets.ts";
+import { findTokenByHashForAuth } from "../../db/tokens.ts";
 import { applySeed } from "./apply_seed.ts";
 
 export const DEMO_SLUG = "demo";
@@ -27,7 +28,7 @@ export async function ensureDemo(
     return { created: false, email: DEMO_EMAIL, password: null, token: null, botKey: DEMO_BOT_KEY };
   }
   const password = randomSecret(12);
-  const token = `demo_${randomSecret(24)}`;
+  const secret = randomSecret(30);
   await applySeed(deps, {
     workspaces: [{
       name: "Demo Company",
@@ -39,7 +40,7 @@ export async function ensureDemo(
         email: DEMO_EMAIL,
         password,
         role: "owner",
-        tokens: [{ name: "demo settings token", token, ability: "api" }],
+        tokens: [{ name: "demo settings token", token: secret, ability: "api" }],
       }],
       chatbots: [{
         name: "Parley Demo Bot",
@@ -66,5 +67,8 @@ export async function ensureDemo(
       canned: [{ title: "Greeting", shortcut: "/hi", body: "Hi! Thanks for reaching out." }],
     }],
   });
+  // Printed in the one token format the API documents, `<id>|<secret>`, as every issued token is.
+  const row = await findTokenByHashForAuth(deps.sql, await sha256Hex(secret));
+  const token = row ? `${row.token_id}|${secret}` : secret;
   return { created: true, email: DEMO_EMAIL, password, token, botKey: DEMO_BOT_KEY };
 }

@@ -23,6 +23,8 @@ export interface PresenceReport {
   timezone?: string;
   chatOpen: boolean;
   country?: string | null;
+  /** The bot's `behavior_tracking` flag: off, the current page only, no history. */
+  trackBehavior: boolean;
 }
 
 export async function recordVisitorPresence(
@@ -44,6 +46,7 @@ export async function recordVisitorPresence(
     journeyLimit: JOURNEY_LIMIT,
     country: report.country ?? null,
     visitGapSeconds: VISITOR_ONLINE_SECONDS,
+    trackBehavior: report.trackBehavior,
   });
   await publishEvent(deps, {
     type: "visitor.seen",

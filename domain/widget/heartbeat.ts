@@ -11,6 +11,7 @@ import { recordVisitorPresence } from "../visitors/record_presence.ts";
 import { currentVisitorConversation } from "./visitor_conversation.ts";
 import { toWidgetMessage, type WidgetMessage } from "./widget_message.ts";
 import { widgetChannelFor } from "../realtime/widget_channel.ts";
+import { brandingOf } from "../chatbots/branding.ts";
 
 export interface HeartbeatInput {
   visitorId: string;
@@ -65,6 +66,7 @@ export async function heartbeat(
     timezone: input.timezone,
     chatOpen: input.chatOpen,
     country: input.country,
+    trackBehavior: brandingOf(bot.branding).behavior_tracking,
   });
   const messages = conv
     ? await takeUndeliveredAgentMessages(deps.sql, bot.workspace_id, conv.id, deps.clock())

@@ -16,7 +16,8 @@ import {
   startVisitorTurn,
   type VisitorTurn,
 } from "../conversations/start_visitor_turn.ts";
-import { Conflict } from "../errors.ts";
+import { Conflict, ProviderUnavailable } from "../errors.ts";
+import { escalateAiFailure } from "../conversations/escalate_ai_failure.ts";
 import { verifyIdentity } from "./verify_identity.ts";
 import { openIdentitySecret } from "../auth/identity_secret.ts";
 import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
@@ -156,6 +157,15 @@ export async function answerTurn(
     };
   } catch (err) {
     if (err instanceof Conflict) return { source: "human", note: HUMAN_OWNS_NOTE };
+    if (err instanceof ProviderUnavailable) {
+      // The visitor gets the error now; agents are called in beside it.
+      void escalateAiFailure(deps, {
+        workspaceId: bot.workspace_id,
+        chatbotId: bot.id,
+        conversationId: turn.conversation.public_id,
+        cause: err.message,
+      });
+    }
     throw err;
   }
 }

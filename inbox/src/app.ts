@@ -51,6 +51,8 @@ export class InboxApp {
   #debounce: ReturnType<typeof setTimeout> | null = null;
   #refreshTimer: ReturnType<typeof setInterval> | null = null;
   #firstRender = true;
+  /** Visitor messages the inbox already asked a suggestion for (copilot_autostart). */
+  #autoSuggested = new Set<number>();
   #shownKey = "";
   #list: ListView;
   #conv: ConversationView;
@@ -261,6 +263,8 @@ export class InboxApp {
     if (active) {
       this.#conv.render(active);
       this.#visitor.render(active, this.#tags);
+      this.#composer.setCopilot(active.copilot);
+      this.#autostart(active);
     } else {
       this.#conv.renderEmpty(this.#openId !== null && !view.active);
       this.#visitor.renderEmpty();
@@ -273,6 +277,15 @@ export class InboxApp {
       performance.measure("inbox-first-render", "inbox-render-start");
       document.body.dataset.ready = "1";
     }
+  }
+
+  /** `copilot_autostart`: a suggestion for an unanswered visitor message, once per message. */
+  #autostart(active: NonNullable<InboxView["active"]>): void {
+    const last = active.messages[active.messages.length - 1];
+    if (!active.copilot_autostart || active.status === "closed" || last?.role !== "visitor") return;
+    if (this.#autoSuggested.has(last.id)) return;
+    this.#autoSuggested.add(last.id);
+    this.#composer.autoSuggest();
   }
 
   async #send(mode: ComposerMode, text: string, clientId: string): Promise<boolean> {

@@ -33,6 +33,7 @@ export class Composer {
   #pick = 0;
   #pending: { text: string; clientId: string } | null = null;
   #suggestion: { id: number; text: string } | null = null;
+  #suggestButton: HTMLButtonElement | null;
   #sending = false;
   #typingSent = 0;
   #typingStop: ReturnType<typeof setTimeout> | null = null;
@@ -66,7 +67,7 @@ export class Composer {
       }, mode === "reply" ? "Reply" : "Private note")
     );
     this.#send = h("button", { type: "submit", class: "send" }, "Send");
-    const suggest = handlers.onSuggest
+    const suggest = this.#suggestButton = handlers.onSuggest
       ? h("button", {
         type: "button",
         class: "suggest",
@@ -97,6 +98,16 @@ export class Composer {
 
   setCanned(canned: CannedReply[]): void {
     this.#canned = canned;
+  }
+
+  /** The open conversation's bot has the copilot on (or off: no Suggest button). */
+  setCopilot(on: boolean): void {
+    if (this.#suggestButton) this.#suggestButton.hidden = !on;
+  }
+
+  /** `copilot_autostart`: a suggestion asked for by the inbox, unless the agent is writing. */
+  autoSuggest(): void {
+    if (!this.#input.value.trim() && this.#mode === "reply") void this.#suggest(false);
   }
 
   setEnabled(enabled: boolean): void {
@@ -235,14 +246,16 @@ export class Composer {
     this.handlers.onCannedUsed(c);
   }
 
-  async #suggest(): Promise<void> {
+  async #suggest(asked = true): Promise<void> {
     const got = await this.handlers.onSuggest?.(this.#input.value);
+    // Started by the inbox: never over what the agent began typing meanwhile.
+    if (!asked && this.#input.value.trim()) return;
     if (got?.text) {
       this.#settleSuggestion(null);
       this.#suggestion = got;
       this.setMode("reply");
       this.#input.value = got.text;
-      this.#input.focus();
+      if (asked) this.#input.focus();
     }
   }
 

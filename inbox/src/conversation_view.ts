@@ -27,6 +27,7 @@ const EVENT_TEXT: Record<string, string> = {
   closed: "closed",
   reopened: "reopened",
   handoff_requested: "asked for a person",
+  ai_failed: "the AI could not answer",
   assigned: "assigned",
   unassigned: "unassigned",
   visitor_blocked: "visitor blocked",
@@ -116,6 +117,7 @@ export class ConversationView {
           c.assigned_to ? ` · ${c.mine ? "assigned to you" : `assigned to ${c.assigned_to}`}` : "",
           c.blocked ? " · blocked" : "",
         ),
+        c.waiting_reason ? h("p", { class: "conv-reason", role: "note" }, c.waiting_reason) : null,
       ),
       h(
         "div",

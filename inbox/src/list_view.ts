@@ -130,6 +130,7 @@ function rowItem(r: InboxRow, selected: boolean): HTMLLIElement {
       h("span", { class: "row-time" }, r.last_at),
     ),
     h("div", { class: "row-preview" }, r.preview ?? ""),
+    r.waiting_reason ? h("div", { class: "row-reason" }, r.waiting_reason) : null,
     h(
       "div",
       { class: "row-meta" },

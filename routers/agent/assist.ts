@@ -23,7 +23,7 @@ export const suggest = agentProcedure
       path: "/api/agent/conversations/{conversation}/suggest",
       summary: "A reply drafted from the bot's knowledge and the conversation (one AI call)",
       description:
-        "`suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced.",
+        "`suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced. 403 when the bot's `copilot` flag is off.",
       errors: [502],
       requestExample: { draft: "yes returns ok within a month" },
     },
@@ -72,7 +72,7 @@ export const summary = agentProcedure
       path: "/api/agent/conversations/{conversation}/summary",
       summary: "Summarise the conversation, with intent and catalogue tag suggestions",
       description:
-        "One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure).",
+        "One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure); 403 when the bot's `copilot` flag is off.",
     },
     permission: "handle-conversations",
     rateLimit: { name: "agent-summary", limit: 10, windowSeconds: 60, by: "user" },

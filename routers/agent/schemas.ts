@@ -33,6 +33,10 @@ export const inboxRow = z.object({
   mine: z.boolean(),
   online: z.boolean(),
   waiting_seconds: int().nullable(),
+  waiting_reason: z.string().nullable().meta({
+    description:
+      "Why a waiting conversation needs a person: the AI's failure, or the visitor's request",
+  }),
 });
 
 export const activeConversation = z.object({
@@ -80,6 +84,9 @@ export const activeConversation = z.object({
   timezone: z.string().nullable(),
   detected_language: z.string().nullable(),
   routed_by: z.string().nullable(),
+  waiting_reason: z.string().nullable(),
+  copilot: z.boolean(),
+  copilot_autostart: z.boolean(),
   assigned_to: z.string().nullable(),
   group: inboxGroup,
   handoff_state: z.enum(["bot_active", "handoff_pending", "human_connected"]),
@@ -91,8 +98,8 @@ export const activeConversation = z.object({
   prechat: z.array(z.object({ field: z.string(), value: z.string() })),
   prechat_greeting: z.string().nullable(),
   journey: z.array(z.object({ url: z.string(), at: z.string().nullable() })),
-  revenue_cents: int().nullable(),
-  revenue_amount: z.number().nullable(),
+  revenue_cents: int(),
+  revenue_amount: z.number(),
   revenue_currency: z.string().nullable(),
   revenue_label: z.string().nullable(),
   summary: z.string().nullable(),

@@ -373,6 +373,18 @@ Deno.test("agent conversation summary", serverTestOptions, async (t) => {
 });
 
 Deno.test("agent revenue", serverTestOptions, async (t) => {
+  await t.step("none recorded: 0 in cents and amount, currency and label null", async () => {
+    const c = await newConversation("Just looking");
+    const view = await http(s.url, "GET", `/api/agent/conversations/${c.id}`, { token: agent });
+    const a = view.body.active;
+    assertEquals([a.revenue_cents, a.revenue_amount, a.revenue_currency, a.revenue_label], [
+      0,
+      0,
+      null,
+      null,
+    ]);
+  });
+
   await t.step("recorded in cents, replaced on repeat, summed in analytics", async () => {
     const before = (await http(s.url, "GET", "/api/portal/analytics", {
       token: T.acme.owner.portal,

@@ -90,6 +90,7 @@ Deno.test("the agent inbox", serverTestOptions, async (t) => {
       "tags",
       "unread",
       "visitor",
+      "waiting_reason", // beyond the spec: why a waiting conversation needs a person
       "waiting_seconds",
     ]);
     assertEquals(row.chatbot, "Acme Helper");

@@ -201,6 +201,33 @@ Deno.test("invite a visitor", serverTestOptions, async (t) => {
     ]);
   });
 
+  await t.step("200 for a visitor with an open conversation but no heartbeat yet", async () => {
+    // Wrote through the integration API: a conversation, no widget heartbeat.
+    const visitor = `api-${crypto.randomUUID()}`;
+    const v1 = await http(s.url, "POST", "/api/v1/chatbots/acme-helper/messages", {
+      token: T.acme.owner.api,
+      body: { message: "Hello from the API", visitor_id: visitor },
+    });
+    assertEquals(v1.status, 200);
+    const r = await invite(visitor, { message: "Amy here." });
+    assertEquals(r.status, 200, JSON.stringify(r.body));
+    assertEquals(r.body.created, false);
+    assertEquals(r.body.conversation_id, v1.body.conversation_id);
+    assertEquals(r.body.delivery_within_seconds, 15);
+    const view = await http(s.url, "GET", `/api/agent/conversations/${r.body.conversation_id}`, {
+      token: agent,
+    });
+    assertEquals([view.body.active.status, view.body.active.handoff_state], [
+      "agent",
+      "human_connected",
+    ]);
+    // Once that conversation is closed, an unheard-of visitor is 404 again.
+    await http(s.url, "POST", `/api/agent/conversations/${r.body.conversation_id}/resolve`, {
+      token: agent,
+    });
+    assertEquals((await invite(visitor, { message: "Hello?" })).status, 404);
+  });
+
   await t.step("the id is truncated to 100 characters; empty is 404", async () => {
     const long = `t${"x".repeat(99)}`;
     await heartbeat(long);

@@ -9,7 +9,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -139,8 +139,9 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
     });
 
     await t.step("ownership commands; a refused one is exit 1, an unknown id exit 4", async () => {
-      assertEquals((await agent(["release", id])).stdout.trim(), `${id}: bot`);
-      assertEquals((await agent(["takeover", id])).stdout.trim(), `${id}: agent`);
+      // In the web inbox's words (mine, ai, resolved); --json keeps the API's status.
+      assertEquals((await agent(["release", id])).stdout.trim(), `${id}: ai`);
+      assertEquals((await agent(["takeover", id])).stdout.trim(), `${id}: mine`);
       const resolved = await agent(["resolve", id, "--json"]);
       assertEquals(JSON.parse(resolved.stdout), {
         conversation: id,
@@ -150,7 +151,7 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
       const refused = await agent(["takeover", id]);
       assertEquals(refused.code, 1);
       assertEquals(refused.stderr.trim().split("\n").length, 1);
-      assertEquals((await agent(["reopen", id])).stdout.trim(), `${id}: bot`);
+      assertEquals((await agent(["reopen", id])).stdout.trim(), `${id}: ai`);
       const unknown = await agent(["open", crypto.randomUUID(), "--json"]);
       assertEquals(unknown.code, 4);
       assertEquals(JSON.parse(unknown.stderr).status, 404);
@@ -166,9 +167,61 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
           return false;
         }
         assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
+        // The web inbox's section word, not the API's status.
+        assertOk(lines.some((l) => l.includes(created) && l.includes("(ai)")), lines.join("\n"));
         assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
         return true;
       });
+    });
+
+    await t.step("an agent running tail is online for visitors; after Ctrl-C not", async () => {
+      const visitor = "v_cli_online";
+      const r = await postStream(s.url, "acme-helper", { visitor_id: visitor, message: "Hi" });
+      const conversation = r.events[0]!.data.conversation_id as string;
+      const online = async () =>
+        (await http(s.url, "POST", "/widget/acme-helper/handoff", {
+          headers: freshIp(),
+          body: { visitor_id: visitor, conversation_id: conversation },
+        })).body.agents_online as boolean;
+      assertEquals(await online(), false);
+      const tailing = spawnTail(["tail"]);
+      try {
+        await until(() => tailing.err.join("\n").includes("Following Acme"), "tail to start");
+        let yes = false;
+        const end = Date.now() + 10_000;
+        while (!yes && Date.now() < end) yes = await online();
+        assertOk(yes, "tail's agent counted online");
+      } finally {
+        await tailing.stop("SIGINT");
+      }
+      let no = false;
+      const end = Date.now() + 10_000;
+      while (!no && Date.now() < end) no = !(await online());
+      assertOk(no, "offline once tail stopped");
+    });
+
+    await t.step("tail: a visitor's arrival is one readable line, heartbeats no more", async () => {
+      const tailing = spawnTail(["tail"]);
+      const visitor = `v_seen_${crypto.randomUUID().slice(0, 8)}`;
+      const beat = () =>
+        http(s.url, "POST", "/widget/acme-helper/heartbeat", {
+          headers: freshIp(),
+          body: { visitor_id: visitor, chat_open: false, page_url: "https://acme.test/pricing" },
+        });
+      try {
+        await until(() => tailing.err.join("\n").includes("Following Acme"), "tail to start");
+        assertEquals((await beat()).status, 200);
+        assertEquals((await beat()).status, 200);
+        const line = `visitor.seen visitor ${visitor} arrived on https://acme.test/pricing`;
+        await until(() => tailing.out.some((l) => l.includes(line)), "the arrival line");
+        // The second heartbeat is news to --json only.
+        await new Promise((r) => setTimeout(r, 500));
+        const about = tailing.out.filter((l) => l.includes(visitor));
+        assertEquals(about.length, 1, about.join("\n"));
+        assertOk(tailing.out.every((l) => !l.includes("{")), "no raw JSON in human mode");
+      } finally {
+        await tailing.stop("SIGINT");
+      }
     });
 
     await t.step("with the socket refused, tail polls the inbox instead", async () => {
@@ -202,15 +255,11 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
   }
 });
 
-/** Runs `tail`, starts a conversation once it follows, and waits until `done` says so. */
-async function tailUntil(
-  args: string[],
-  env: Record<string, string>,
-  done: (lines: string[], fresh: string) => boolean,
-) {
+/** `tail` in the background: its lines so far, and a stop as Ctrl-C (exit 0). */
+function spawnTail(args: string[], env: Record<string, string> = {}) {
   const child = command(args, env).spawn();
-  const lines: string[] = [];
-  const errLines: string[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
   const collect = async (stream: ReadableStream<Uint8Array>, into: string[]) => {
     const dec = new TextDecoder();
     let partial = "";
@@ -220,18 +269,35 @@ async function tailUntil(
       into.push(...parts.filter(Boolean));
     }
   };
-  const reading = Promise.all([collect(child.stdout, lines), collect(child.stderr, errLines)]);
+  const reading = Promise.all([collect(child.stdout, out), collect(child.stderr, err)]);
+  return {
+    out,
+    err,
+    async stop(signal: Deno.Signal = "SIGTERM") {
+      child.kill(signal);
+      const status = await child.status;
+      await reading;
+      assertEquals(status.code, 0, err.join("\n"));
+    },
+  };
+}
+
+/** Runs `tail`, starts a conversation once it follows, and waits until `done` says so. */
+async function tailUntil(
+  args: string[],
+  env: Record<string, string>,
+  done: (lines: string[], fresh: string) => boolean,
+) {
+  const tailing = spawnTail(args, env);
   try {
     // With --json nothing is printed until an event; give it time to read the inbox first.
     if (args.includes("--json")) await new Promise((r) => setTimeout(r, 2000));
-    else await until(() => errLines.some((l) => l.startsWith("Following Acme")), "tail to start");
+    else {await until(() =>
+        tailing.err.some((l) => l.startsWith("Following Acme")), "tail to start");}
     const fresh = await startConversation("Do you ship?");
-    await until(() => done(lines, fresh), `tail's line about ${fresh}`);
+    await until(() => done(tailing.out, fresh), `tail's line about ${fresh}`);
   } finally {
-    child.kill("SIGTERM");
-    const status = await child.status;
-    await reading;
-    assertEquals(status.code, 0, errLines.join("\n"));
+    await tailing.stop();
   }
 }
 

@@ -217,6 +217,26 @@ Deno.test("admin CLI: one object at a time, seen by the server", serverTestOptio
       const bots = JSON.parse((await cli(["chatbot:list", "--workspace", "initech"], env)).out);
       assertOk(bots.some((b: { public_key: string }) => b.public_key === "tps-bot"));
 
+      // The README promises lists of what tag:create and canned:create made.
+      const tags = await cli(["tag:list", "--workspace", "initech"], env);
+      assertEquals(tags.code, 0, tags.err);
+      assertEquals(
+        JSON.parse(tags.out).map((
+          t: { name: string; color: string; workspace: string },
+        ) => [t.workspace, t.name, t.color]),
+        [["initech", "tps", "#654321"]],
+      );
+      const canned = await cli(["canned:list", "--workspace", "initech"], env);
+      assertEquals(canned.code, 0, canned.err);
+      const reply = JSON.parse(canned.out).find((c: { title: string }) =>
+        c.title === "Cover sheet"
+      );
+      assertEquals([reply.body, reply.owner, reply.use_count], [
+        "Did you get the memo?",
+        "peter@initech.test",
+        0,
+      ]);
+
       const set = await cli(["key:set", "initech", "provider_1", "sk-cli-secret-9876"], env);
       assertEquals(set.code, 0, set.err);
       assertEquals(JSON.parse(set.out), {

@@ -20,7 +20,8 @@ interface Started {
   banner: string;
   url: string;
   token: string | null;
-  stop(): Promise<void>;
+  /** Stops it as Ctrl-C does; resolves with what it printed after the banner. */
+  stop(): Promise<string>;
 }
 
 function task(args: string[], env: Record<string, string>): Deno.Command {
@@ -46,8 +47,17 @@ async function start(env: Record<string, string>): Promise<Started> {
     if (done) break;
     out += value;
   }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
+  // Keep reading: what it says while stopping is part of the contract.
+  let after = "";
+  const rest = (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        after += value;
+      }
+    } catch { /* the stream ends with the process */ }
+  })();
   child.stderr.cancel().catch(() => {});
   assertOk(out.includes("└"), `no banner: ${out}`);
   const url = out.match(/running at (\S+)/)![1]!;
@@ -58,8 +68,10 @@ async function start(env: Record<string, string>): Promise<Started> {
     url,
     token: token?.startsWith("(") ? null : token,
     stop: async () => {
-      child.kill("SIGTERM");
+      child.kill("SIGINT");
       await child.status;
+      await rest;
+      return after;
     },
   };
 }
@@ -76,6 +88,11 @@ Deno.test("first run: the demo bot answers", serverTestOptions, async (t) => {
         assertMatch(s.banner, /AI models:\s+every provider at http:\/\/127\.0\.0\.1/);
         assertOk(s.token, "the settings token is printed on the first start");
         token = s.token!;
+        // One token format everywhere (OpenAPI, token:revoke's help): `<id>|<secret>`.
+        assertMatch(token, /^\d+\|[\x21-\x7e]{8,}$/);
+        // Where the printed credentials are used.
+        assertMatch(s.banner, /Agent inbox:\s+http:\/\/\S+\/inbox /);
+        assertMatch(s.banner, /Dashboard:\s+http:\/\/\S+\/dashboard /);
         const r = await http(s.url, "POST", "/api/v1/chatbots/demo-bot/messages", {
           token,
           body: { message: "What is Parley?", visitor_id: "first-run" },
@@ -100,7 +117,10 @@ Deno.test("first run: the demo bot answers", serverTestOptions, async (t) => {
         assertEquals(lines.length, 1, lines.join("\n"));
         assertMatch(lines[0]!, /^The embedded database in .* is in use by another process/);
       } finally {
-        await s.stop();
+        const said = await s.stop();
+        // Ctrl-C is not met with silence.
+        assertMatch(said, /Stopping Parley/);
+        assertMatch(said, /Parley stopped\./);
       }
     });
 

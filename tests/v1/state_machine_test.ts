@@ -42,6 +42,7 @@ function row(status: ConversationStatus, extra: Partial<ConversationRow> = {}): 
     last_visitor_message_id: null,
     read_by: [],
     routed_by: null,
+    ai_failure: null,
     ...extra,
   };
 }
@@ -51,6 +52,7 @@ Deno.test("a visitor message reopens a closed conversation and changes nothing e
     status: "bot",
     handoff_state: "bot_active",
     assigned_user_id: null,
+    ai_failure: null,
     resolution: null,
     resolved_at: null,
     resolved_by_ai: false,
@@ -97,6 +99,7 @@ Deno.test("release, resolve and reopen follow the spec's table", () => {
     status: "bot",
     handoff_state: "bot_active",
     assigned_user_id: null,
+    ai_failure: null,
   });
   const resolved = planTransition(row("bot"), "resolve", { now });
   assertEquals([resolved.status, resolved.resolution, resolved.resolved_at], [
@@ -147,4 +150,18 @@ Deno.test("assign hands an open conversation to a person, and null leaves it wit
   assertEquals(planTransition(row("closed"), "assign", { now, assigneeUserId: 9 }), {
     assigned_user_id: 9,
   });
+});
+
+Deno.test("the AI's failure makes an AI conversation wait for a human, with the reason", () => {
+  const reason = "The AI could not answer: no key";
+  assertEquals(planTransition(row("bot"), "aiFailed", { now, reason }), {
+    ai_failure: reason,
+    handoff_state: "handoff_pending",
+    handoff_requested_at: now,
+  });
+  // Already waiting (the visitor asked first): the request keeps its time.
+  const waiting = row("bot", { handoff_state: "handoff_pending", handoff_requested_at: now });
+  assertEquals(planTransition(waiting, "aiFailed", { now, reason }), { ai_failure: reason });
+  assertEquals(planTransition(row("agent"), "aiFailed", { now, reason }), {}, "a human owns it");
+  assert_.throws(() => planTransition(row("closed"), "aiFailed", { now, reason }), Conflict);
 });

@@ -22,6 +22,8 @@ export class Presence {
     private readonly fallbackSeconds: number,
     private readonly read: () => PresenceState,
     private readonly onReply: (reply: HeartbeatReply) => void,
+    /** The bot's `behavior_tracking`: off, no referrer leaves the page (the current page only). */
+    private readonly track = true,
   ) {
     document.addEventListener("visibilitychange", () => !document.hidden && this.beat());
   }
@@ -37,7 +39,7 @@ export class Presence {
         ...(s.conversationId ? { conversation_id: s.conversationId } : {}),
         page_url: location.href.slice(0, 2048),
         page_title: document.title.slice(0, 300),
-        referrer: document.referrer.slice(0, 2048),
+        ...(this.track ? { referrer: document.referrer.slice(0, 2048) } : {}),
         chat_open: s.chatOpen,
         locale: navigator.language,
         timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -6,6 +6,7 @@
  * agent replies), and asks for a rating once a conversation is closed.
  */
 import { ApiError, newClientId, WidgetApi } from "./api.ts";
+import { Chime } from "./chime.ts";
 import { h } from "./dom.ts";
 import { MessageLog } from "./message_log.ts";
 import { Presence } from "./presence.ts";
@@ -41,6 +42,7 @@ export class Widget {
   private typingNote: { el: HTMLElement; timer: ReturnType<typeof setTimeout> } | null = null;
   /** The conversation whose request for a human was already answered in the log. */
   private asked: string | null = null;
+  private readonly chime: Chime;
 
   constructor(
     private readonly config: WidgetConfig,
@@ -52,6 +54,7 @@ export class Widget {
     this.conversationId = this.store.get("conversation");
     this.view = mountView(config);
     const b = config.branding;
+    this.chime = new Chime(b.sound === true);
     this.log = new MessageLog(this.view.log, {
       assistant: b.avatar_url,
       agent: b.agent_avatars[0] ?? null,
@@ -70,11 +73,17 @@ export class Widget {
       this.store,
       () => !this.conversationId && this.teaser(config.proactive.message),
     );
-    this.presence = new Presence(api, config.realtime.heartbeat_seconds, () => ({
-      visitorId: this.visitorId,
-      conversationId: this.conversationId,
-      chatOpen: !this.view.panel.hidden,
-    }), (reply) => this.onHeartbeat(reply));
+    this.presence = new Presence(
+      api,
+      config.realtime.heartbeat_seconds,
+      () => ({
+        visitorId: this.visitorId,
+        conversationId: this.conversationId,
+        chatOpen: !this.view.panel.hidden,
+      }),
+      (reply) => this.onHeartbeat(reply),
+      b.behavior_tracking !== false,
+    );
     if (this.store.get("open", "session")) this.open(false);
     else void this.presence.beat();
   }
@@ -241,7 +250,10 @@ export class Widget {
               this.notes.add(d.note);
               this.log.note(d.note);
             }
-          } else live.finish(d.message_id, d.sources ?? []);
+          } else {
+            live.finish(d.message_id, d.sources ?? []);
+            this.notify();
+          }
         },
         onError: (e) => live.fail(e.message || "The reply could not be completed."),
         onRecommendations: (products) => {
@@ -388,11 +400,17 @@ export class Widget {
     for (const m of messages) this.delivered.add(m.id);
     this.showTyping(false);
     if (this.loaded) { for (const m of messages) this.log.add(m); }
+    this.notify();
     if (this.view.panel.hidden) {
       const last = messages[messages.length - 1]!;
       this.teaser(last.content);
       this.setUnread(this.unread + messages.length);
     }
+  }
+
+  /** A new agent or AI message the visitor may not be looking at: the chime (`sound`). */
+  private notify(): void {
+    if (this.view.panel.hidden || document.hidden) this.chime.play();
   }
 
   /** The count on the launcher of agent messages that arrived while the chat was closed. */

@@ -1017,7 +1017,7 @@ export interface paths {
         put?: never;
         /**
          * A reply drafted from the bot's knowledge and the conversation (one AI call)
-         * @description `suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced.
+         * @description `suggestion` is null when there is nothing to answer yet (no visitor message since the last agent reply) or no provider key is configured; a `draft` is improved, not replaced. 403 when the bot's `copilot` flag is off.
          *
          *     Requires the `handle-conversations` permission.
          *
@@ -1063,7 +1063,7 @@ export interface paths {
         put?: never;
         /**
          * Summarise the conversation, with intent and catalogue tag suggestions
-         * @description One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure).
+         * @description One structured-output AI call; stored on the conversation. 422 when it cannot be generated now (nothing to summarise, no key, provider failure); 403 when the bot's `copilot` flag is off.
          *
          *     Requires the `handle-conversations` permission.
          *
@@ -4464,7 +4464,8 @@ export interface operations {
                      *           "assigned_to": "assigned to",
                      *           "mine": true,
                      *           "online": true,
-                     *           "waiting_seconds": 1
+                     *           "waiting_seconds": 1,
+                     *           "waiting_reason": "waiting reason"
                      *         }
                      *       ],
                      *       "counts": {
@@ -4539,6 +4540,9 @@ export interface operations {
                      *         "timezone": "Europe/Berlin",
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
+                     *         "waiting_reason": "waiting reason",
+                     *         "copilot": true,
+                     *         "copilot_autostart": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -4622,6 +4626,8 @@ export interface operations {
                             mine: boolean;
                             online: boolean;
                             waiting_seconds: number | null;
+                            /** @description Why a waiting conversation needs a person: the AI's failure, or the visitor's request */
+                            waiting_reason: string | null;
                         }[];
                         counts: {
                             all: number;
@@ -4690,6 +4696,9 @@ export interface operations {
                             timezone: string | null;
                             detected_language: string | null;
                             routed_by: string | null;
+                            waiting_reason: string | null;
+                            copilot: boolean;
+                            copilot_autostart: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -4709,8 +4718,8 @@ export interface operations {
                                 url: string;
                                 at: string | null;
                             }[];
-                            revenue_cents: number | null;
-                            revenue_amount: number | null;
+                            revenue_cents: number;
+                            revenue_amount: number;
                             revenue_currency: string | null;
                             revenue_label: string | null;
                             summary: string | null;
@@ -4794,7 +4803,8 @@ export interface operations {
                      *           "assigned_to": "assigned to",
                      *           "mine": true,
                      *           "online": true,
-                     *           "waiting_seconds": 1
+                     *           "waiting_seconds": 1,
+                     *           "waiting_reason": "waiting reason"
                      *         }
                      *       ],
                      *       "counts": {
@@ -4869,6 +4879,9 @@ export interface operations {
                      *         "timezone": "Europe/Berlin",
                      *         "detected_language": "detected language",
                      *         "routed_by": "routed by",
+                     *         "waiting_reason": "waiting reason",
+                     *         "copilot": true,
+                     *         "copilot_autostart": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -4952,6 +4965,8 @@ export interface operations {
                             mine: boolean;
                             online: boolean;
                             waiting_seconds: number | null;
+                            /** @description Why a waiting conversation needs a person: the AI's failure, or the visitor's request */
+                            waiting_reason: string | null;
                         }[];
                         counts: {
                             all: number;
@@ -5020,6 +5035,9 @@ export interface operations {
                             timezone: string | null;
                             detected_language: string | null;
                             routed_by: string | null;
+                            waiting_reason: string | null;
+                            copilot: boolean;
+                            copilot_autostart: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -5039,8 +5057,8 @@ export interface operations {
                                 url: string;
                                 at: string | null;
                             }[];
-                            revenue_cents: number | null;
-                            revenue_amount: number | null;
+                            revenue_cents: number;
+                            revenue_amount: number;
                             revenue_currency: string | null;
                             revenue_label: string | null;
                             summary: string | null;
