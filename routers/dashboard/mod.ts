@@ -8,6 +8,7 @@ import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 
 export const dashboardRouter = router({
@@ -25,4 +26,8 @@ export const dashboardRouter = router({
   listKeys,
   putKey,
   deleteKey,
+  listKnowledge,
+  addKnowledge,
+  deleteKnowledge,
+  retrainKnowledge,
 });

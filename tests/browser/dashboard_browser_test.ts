@@ -16,6 +16,7 @@ import { WIDGET_ENV } from "../widget/widget_client.ts";
 import { gzip } from "../../routers/doors/static_files.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
+import { page as sitePage, startLocalSite } from "../helpers/local_site.ts";
 
 const OUTPUT = new URL("../output/", import.meta.url);
 const DESKTOP = { width: 1280, height: 860 };
@@ -27,6 +28,10 @@ Deno.test(
   async (t) => {
     await Deno.mkdir(OUTPUT, { recursive: true });
     const fake = startFakeAi({ reply: "We ship worldwide within 5 business days." });
+    const site = startLocalSite({
+      "/": sitePage("Shipping", ["Parcels to Norway take four days by ferry."], ["/more"]),
+      "/more": sitePage("More", ["Gift wrapping is free in December."]),
+    });
     const s = await startTestServer({
       seed: dashboardSeed(),
       env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
@@ -163,6 +168,43 @@ Deno.test(
         },
       );
 
+      await t.step(
+        "knowledge: a text and a url source reach ready without a reload",
+        async () => {
+          await owner.locator(".tabs a", { hasText: "Knowledge" }).click();
+          await owner.locator("form.add-source").waitFor();
+          const loads = await owner.evaluate(() =>
+            performance.getEntriesByType("navigation").length
+          );
+          const form = owner.locator("form.add-source");
+          await form.locator("input[name=title]").fill("Returns policy");
+          await form.locator("textarea[name=content]").fill(
+            "Returns are free within 30 days. Refunds reach your card in three days.",
+          );
+          await form.locator("button[type=submit]").click();
+          await owner.locator("tr[data-source]", { hasText: "Returns policy" }).waitFor();
+          await form.locator("select[name=type]").selectOption("url");
+          await form.locator("input[name=source_url]").fill(`${site.url}/`);
+          await form.locator("button[type=submit]").click();
+          await owner.locator("tr[data-source]", { hasText: site.url }).waitFor();
+          for (const text of ["Returns policy", site.url]) {
+            await owner.locator("tr[data-source][data-status=ready]", { hasText: text })
+              .waitFor({ timeout: 30_000 });
+          }
+          assertOk(
+            (await owner.locator("tr[data-source]", { hasText: site.url }).innerText())
+              .includes("2 of 2 pages indexed"),
+          );
+          // The same document throughout: progress came without a reload.
+          assertEquals(
+            await owner.evaluate(() => performance.getEntriesByType("navigation").length),
+            loads,
+          );
+          assertOk(owner.url().endsWith(`#/bots/${encodeURIComponent(botKey)}/knowledge`));
+          await shots(owner, `bots/${botKey}/knowledge`, "knowledge");
+        },
+      );
+
       await t.step("the owner deletes a bot after a confirmation", async () => {
         await owner.goto(`${s.url}/dashboard#/bots/acme-sleeper`);
         await owner.locator("form.bot-settings").waitFor();
@@ -265,6 +307,7 @@ Deno.test(
       await browser?.close();
       await s.stop();
       await fake.close();
+      await site.close();
     }
   },
 );
