@@ -205,6 +205,20 @@ Deno.test(
         },
       );
 
+      await t.step("the try-it box streams an answer with the passage it came from", async () => {
+        const box = owner.locator("form.try-it");
+        await box.locator("textarea[name=question]").fill("How long do parcels to Norway take?");
+        await box.getByRole("button", { name: "Ask" }).click();
+        await box.locator(".try-answer", { hasText: "We ship worldwide within 5 business days." })
+          .waitFor();
+        const first = box.locator("li[data-passage='1']");
+        await first.waitFor();
+        assertOk((await first.innerText()).includes("Parcels to Norway take four days"));
+        assertOk(/score \d+\.\d{3}/.test(await first.innerText()), await first.innerText());
+        await box.locator("p", { hasText: "no quota used" }).waitFor();
+        await shot(owner, "try-it-desktop");
+      });
+
       await t.step("the owner deletes a bot after a confirmation", async () => {
         await owner.goto(`${s.url}/dashboard#/bots/acme-sleeper`);
         await owner.locator("form.bot-settings").waitFor();

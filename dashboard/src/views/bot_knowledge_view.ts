@@ -21,6 +21,7 @@ import {
   showFieldErrors,
 } from "../ui.ts";
 import { botTabs } from "./bot_tabs.ts";
+import { tryItBox } from "./try_it_box.ts";
 
 type Source = DashboardOutputs["listKnowledge"]["data"][number];
 
@@ -239,5 +240,6 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
     ),
     empty,
     canManage ? addForm(ctx, key, () => void load()) : null,
+    canManage ? tryItBox(ctx, key) : null,
   );
 }

@@ -1271,6 +1271,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/chatbots/{key}/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a bot a question and stream its answer with the passages it used (SSE)
+         * @description Send `Accept: text/event-stream`. Each event is `event: <name>` and
+         *     `data: <JSON>`, in this order:
+         *
+         *     | Event | Data |
+         *     | --- | --- |
+         *     | `passages` | `{model, passages: [{rank, source_id, source_title, title, url, content, score}]}`: what retrieval put into the prompt, best first, with its fused score. |
+         *     | `delta` | `{delta}`: a fragment of the answer, in order. |
+         *     | `done` | `{tokens_in, tokens_out, cost_micro_cents}` |
+         *     | `error` | `{message, code}`: the provider failed (`code` is the failure's kind, e.g. `no_key`, `unreachable`). |
+         *
+         *     Nothing is stored and the try does not count against the plan's monthly messages; the provider
+         *     tokens are spent on the workspace's key. Works on an inactive bot too.
+         *
+         *     Requires the `manage-content` permission.
+         *
+         *     Rate limit: 20 requests per 60 s per user.
+         */
+        post: operations["dashboardTryBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -7037,6 +7072,59 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardTryBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "Do you ship to Iceland?"
+                 *     }
+                 */
+                "application/json": {
+                    question: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer as Server-Sent Events: `passages`, `delta`…, then `done` or `error`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: passages
+                     *     data: {"model":"gpt-4o-mini","passages":[]}
+                     *
+                     *     event: delta
+                     *     data: {"delta":"Yes."}
+                     *
+                     *     event: done
+                     *     data: {"tokens_in":120,"tokens_out":3,"cost_micro_cents":20}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
