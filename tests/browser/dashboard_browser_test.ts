@@ -219,6 +219,69 @@ Deno.test(
         await shot(owner, "try-it-desktop");
       });
 
+      await t.step(
+        "branding: the preview runs widget.js and follows the draft before saving; a page with the snippet shows it",
+        async () => {
+          await owner.locator(".tabs a", { hasText: "Branding" }).click();
+          const form = owner.locator("form.branding-form");
+          await form.waitFor();
+          const widget = owner.frameLocator("iframe[data-preview]").locator(".root");
+          await widget.waitFor();
+          const look = () =>
+            widget.evaluate((el) => [
+              el.getAttribute("data-theme"),
+              (el as HTMLElement).style.getPropertyValue("--pw-primary"),
+            ]);
+          const before = await look();
+          await form.locator("input[name='branding.primary_color']").fill("#be123c");
+          await form.locator("select[name='branding.theme']").selectOption("midnight");
+          await form.locator("input[name='branding.title']").fill("Ferry desk");
+          await form.locator("input[name='prechat.email.ask']").check();
+          await form.locator("input[name='branding.prechat.enabled']").check();
+          // Not saved yet: the preview shows the draft.
+          await owner.waitForFunction(() => {
+            const frame = document.querySelector<HTMLIFrameElement>("iframe[data-preview]");
+            const root = frame?.contentDocument?.querySelector("#parley-widget")?.shadowRoot
+              ?.querySelector<HTMLElement>(".root");
+            return root?.dataset.theme === "midnight" &&
+              root.style.getPropertyValue("--pw-primary") === "#be123c";
+          });
+          assertOk(before[0] !== "midnight" || before[1] !== "#be123c", JSON.stringify(before));
+          const stored = await fetch(`${s.url}/widget/${botKey}/config`).then((r) => r.json());
+          assertOk(stored.data.branding.primary_color !== "#be123c", "not saved before Save");
+          await shots(owner, `bots/${botKey}/branding`, "branding");
+          await form.getByRole("button", { name: "Save branding" }).click();
+          await owner.locator(".status-line", { hasText: "Branding saved." }).waitFor();
+          const saved = await fetch(`${s.url}/widget/${botKey}/config`).then((r) => r.json());
+          assertEquals(saved.data.branding.primary_color, "#be123c");
+          assertEquals(saved.data.branding.theme, "midnight");
+          assertEquals(saved.data.prechat.enabled, true);
+          assertEquals(saved.data.prechat.fields[0].name, "email");
+          // A page elsewhere that embeds the snippet shows the widget in the new colour.
+          await owner.locator(".tabs a", { hasText: "Settings" }).click();
+          const snippet = await owner.locator("pre[data-snippet]").innerText();
+          const shop = startLocalSite({
+            "/": { body: `<!doctype html><html><body><p>Shop</p>${snippet}</body></html>` },
+          });
+          try {
+            const visitor = await newPage();
+            await visitor.goto(`${shop.url}/`);
+            const root = visitor.locator("#parley-widget .root");
+            await root.waitFor();
+            assertEquals(await root.getAttribute("data-theme"), "midnight");
+            assertEquals(
+              await root.evaluate((el) =>
+                (el as HTMLElement).style.getPropertyValue("--pw-primary")
+              ),
+              "#be123c",
+            );
+            await shot(visitor, "snippet-page-desktop");
+          } finally {
+            await shop.close();
+          }
+        },
+      );
+
       await t.step("the owner deletes a bot after a confirmation", async () => {
         await owner.goto(`${s.url}/dashboard#/bots/acme-sleeper`);
         await owner.locator("form.bot-settings").waitFor();

@@ -143,3 +143,7 @@ Deno.test("dashboard knowledge", serverTestOptions, async (t) => {
     await ai.close();
   });
 });
+
+Deno.test("stop the dashboard knowledge test server", serverTestOptions, async () => {
+  await s.stop();
+});

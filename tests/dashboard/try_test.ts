@@ -104,3 +104,7 @@ Deno.test("dashboard try-it box", serverTestOptions, async (t) => {
     },
   );
 });
+
+Deno.test("stop the dashboard try-it test server", serverTestOptions, async () => {
+  await s.stop();
+});

@@ -18,6 +18,7 @@ import {
 } from "../ui.ts";
 import { botSettingsView } from "./bot_settings_view.ts";
 import { botKnowledgeView } from "./bot_knowledge_view.ts";
+import { botBrandingView } from "./bot_branding_view.ts";
 import { LANGUAGES, providerSelect } from "./bot_fields.ts";
 
 type Bot = DashboardOutputs["listBots"]["data"][number];
@@ -168,6 +169,8 @@ export const botsScreen: Screen = {
   render(ctx, params) {
     const [key, tab] = params;
     if (!key) return botList(ctx);
-    return tab === "knowledge" ? botKnowledgeView(ctx, key) : botSettingsView(ctx, key);
+    if (tab === "knowledge") return botKnowledgeView(ctx, key);
+    if (tab === "branding") return botBrandingView(ctx, key);
+    return botSettingsView(ctx, key);
   },
 };

@@ -6253,6 +6253,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -6303,6 +6314,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
@@ -6388,6 +6409,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -6438,6 +6470,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
@@ -6520,6 +6562,15 @@ export interface operations {
                             /** @enum {string} */
                             frequency?: "session" | "always" | "once";
                         };
+                        prechat?: {
+                            enabled: boolean;
+                            fields: {
+                                /** @enum {string} */
+                                name: "name" | "email" | "phone";
+                                label?: string;
+                                required?: boolean;
+                            }[];
+                        };
                     };
                 };
             };
@@ -6583,6 +6634,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -6633,6 +6695,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
