@@ -312,7 +312,15 @@ Deno.test(
         const viewer = await newPage();
         await signIn(viewer, EMAIL.acmeViewer);
         await viewer.locator("body[data-screen=overview]").waitFor();
-        for (const hash of ["bots", "bots/acme-helper", "keys"]) {
+        for (
+          const hash of [
+            "bots",
+            "bots/acme-helper",
+            "bots/acme-helper/knowledge",
+            "bots/acme-helper/branding",
+            "keys",
+          ]
+        ) {
           await viewer.goto(`${s.url}/dashboard#/${hash}`);
           await viewer.reload();
           await viewer.locator(".read-only").waitFor();
@@ -325,6 +333,13 @@ Deno.test(
             await viewer.locator("form.bot-settings").waitFor();
             assertOk(await viewer.locator("input[name=name]").isDisabled());
             await shot(viewer, "viewer-bot-desktop");
+          }
+          if (hash.endsWith("/knowledge")) {
+            assertEquals(await viewer.locator("form.add-source, form.try-it").count(), 0);
+            assertEquals(await viewer.getByRole("button", { name: "Retrain" }).count(), 0);
+          }
+          if (hash.endsWith("/branding")) {
+            assertOk(await viewer.locator("input[name='branding.primary_color']").isDisabled());
           }
         }
       });
