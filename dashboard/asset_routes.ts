@@ -10,9 +10,11 @@ import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static
 import { bundleBrowserScript } from "../widget/bundle.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
 import { dashboardPage } from "./page.ts";
+import { previewPage } from "./preview/preview_page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
 const STYLES = new URL("./dashboard.css", import.meta.url);
+const PREVIEW_ENTRY = new URL("./preview/preview.ts", import.meta.url);
 
 interface DashboardAssets {
   script: StaticAsset;
@@ -64,7 +66,56 @@ function page(config: AppConfig): Promise<StaticAsset> {
   return p;
 }
 
+let preview: Promise<{ script: StaticAsset; page: StaticAsset }> | null = null;
+
+/**
+ * The branding preview's script and page. The page may be framed by the
+ * dashboard only; the widget it runs talks to this server and its socket.
+ */
+function previewAssets(config: AppConfig) {
+  preview ??= (async () => {
+    const script = await makeAsset(
+      await bundleBrowserScript(PREVIEW_ENTRY, "the branding preview script"),
+      "text/javascript; charset=utf-8",
+      "no-cache",
+    );
+    const html = previewPage(script.etag.replace(/"/g, "").slice(0, 16));
+    const base = new URL(config.baseUrl);
+    const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
+    const csp = (await pageCsp(html))
+      .replace("default-src 'none'", "default-src 'self'")
+      .replace("img-src 'self' data:", "img-src 'self' data: https:")
+      .replace("connect-src 'self'", `connect-src 'self' ${base.origin} ${socket}`)
+      .replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+    const page = await makeAsset(html, "text/html; charset=utf-8", "no-cache", {
+      "content-security-policy": csp,
+      "referrer-policy": "same-origin",
+      "x-frame-options": "SAMEORIGIN",
+    });
+    return { script, page };
+  })().catch((err) => {
+    preview = null;
+    throw err;
+  });
+  return preview;
+}
+
 export const dashboardAssetRoutes: RawRoute[] = [
+  {
+    method: "GET",
+    pattern: ["dashboard", "preview"],
+    template: "/dashboard/preview",
+    offline: true,
+    handle: async (req, _params, deps) => serveAsset(req, (await previewAssets(deps.config)).page),
+  },
+  {
+    method: "GET",
+    pattern: ["dashboard", "preview.js"],
+    template: "/dashboard/preview.js",
+    offline: true,
+    handle: async (req, _params, deps) =>
+      serveAsset(req, (await previewAssets(deps.config)).script),
+  },
   {
     method: "GET",
     pattern: ["dashboard"],

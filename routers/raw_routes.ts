@@ -8,6 +8,7 @@ import { widgetStreamRoutes } from "./widget/stream_routes.ts";
 import { widgetAssetRoutes } from "../widget/asset_routes.ts";
 import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
 import { dashboardAssetRoutes } from "../dashboard/asset_routes.ts";
+import { dashboardTryRoutes } from "./dashboard/try_stream.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -27,6 +28,7 @@ export const rawRoutes: RawRoute[] = [
   ...widgetAssetRoutes,
   ...inboxAssetRoutes,
   ...dashboardAssetRoutes,
+  ...dashboardTryRoutes,
 ];
 
 export function matchRawRoute(

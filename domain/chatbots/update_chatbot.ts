@@ -25,7 +25,11 @@ export interface ChatbotUpdate {
   provider?: string;
   model?: string;
   /** Branding fields to change; the ones left out keep their stored value. */
-  branding?: Partial<Omit<Branding, "proactive">> & { proactive?: Partial<Branding["proactive"]> };
+  branding?: Partial<Omit<Branding, "proactive">> & {
+    proactive?: Partial<Branding["proactive"]>;
+    /** The widget's pre-chat form (dashboard only), stored whole beside the branding. */
+    prechat?: { enabled: boolean; fields: { name: string; label?: string; required?: boolean }[] };
+  };
 }
 
 export async function updateChatbot(

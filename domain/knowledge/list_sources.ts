@@ -15,6 +15,8 @@ export interface SourceView {
   status: string;
   chunk_count: number;
   created_at: string;
+  /** When its state last changed (indexed, failed, queued again). */
+  updated_at: string;
   /** Why indexing failed (or why the last attempt failed while a retry is pending). */
   error: string | null;
   /** Crawl progress of a url source; null for other types. */
@@ -32,6 +34,7 @@ export function sourceView(s: KnowledgeSourceRow): SourceView {
     status: s.status,
     chunk_count: s.chunk_count,
     created_at: s.created_at.toISOString(),
+    updated_at: s.updated_at.toISOString(),
     error: s.status === "ready" ? null : s.error,
     pages_found: isUrl ? s.pages_found : null,
     pages_indexed: isUrl ? s.pages_indexed : null,

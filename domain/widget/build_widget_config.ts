@@ -46,7 +46,7 @@ export function buildWidgetConfig(bot: ChatbotRow, realtime: RealtimeEndpoint): 
  * Stored pre-chat settings are free JSON (written by the dashboard): keep only
  * the fields the widget knows, once each, and fill labels and types.
  */
-function prechatOf(stored: unknown): WidgetConfig["prechat"] {
+export function prechatOf(stored: unknown): WidgetConfig["prechat"] {
   if (!stored || typeof stored !== "object") return { enabled: false, fields: [] };
   const s = stored as { enabled?: unknown; fields?: unknown };
   const fields: PrechatField[] = [];

@@ -15,6 +15,7 @@ import { BOT_LANGUAGES } from "../../domain/chatbots/languages.ts";
 import { PROVIDER_CODES } from "../../domain/ai/providers.ts";
 import { portalBotDetail, portalBotItem } from "../../domain/portal/portal_chatbot_view.ts";
 import { snippetFor } from "../../domain/portal/widget_snippet.ts";
+import { prechatOf } from "../../domain/widget/build_widget_config.ts";
 import { createBot } from "../../domain/dashboard/create_bot.ts";
 import { deleteBot } from "../../domain/dashboard/delete_bot.ts";
 
@@ -34,6 +35,16 @@ const detail = item.extend({
   welcome_message: z.string(),
   language: z.string(),
   branding: brandingSchema,
+  /** The widget's pre-chat form as the widget will show it. */
+  prechat: z.object({
+    enabled: z.boolean(),
+    fields: z.array(z.object({
+      name: z.enum(["name", "email", "phone"]),
+      label: z.string(),
+      type: z.string(),
+      required: z.boolean(),
+    })),
+  }),
   snippet: z.string(),
 });
 const key = z.string().min(1).max(255);
@@ -45,6 +56,7 @@ type Row = Awaited<ReturnType<typeof getChatbot>>;
 const withSnippet = (row: Row, baseUrl: string) => ({
   ...portalBotDetail(row),
   language: row.language,
+  prechat: prechatOf(row.branding?.prechat),
   snippet: snippetFor(baseUrl, row.public_key),
 });
 

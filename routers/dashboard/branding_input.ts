@@ -56,4 +56,16 @@ export const brandingInput = z.object({
     url_contains: chars(200).optional(),
     frequency: z.enum(PROACTIVE_FREQUENCIES).optional(),
   }).optional(),
+  /** The pre-chat form, replaced as a whole (the widget reads it from the stored branding). */
+  prechat: z.object({
+    enabled: z.boolean(),
+    fields: z.array(z.object({
+      name: z.enum(["name", "email", "phone"]),
+      label: chars(80).optional(),
+      required: z.boolean().optional(),
+    })).max(3).refine(
+      (fs) => new Set(fs.map((f) => f.name)).size === fs.length,
+      "Each pre-chat field may appear once.",
+    ),
+  }).optional(),
 });

@@ -8,6 +8,7 @@ import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
 import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
@@ -49,4 +50,8 @@ export const dashboardRouter = router({
   removeMember,
   readInvitation,
   acceptInvitation: acceptInvitationProcedure,
+  listKnowledge,
+  addKnowledge,
+  deleteKnowledge,
+  retrainKnowledge,
 });

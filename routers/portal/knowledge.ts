@@ -1,25 +1,12 @@
 /** GET/POST /api/portal/chatbots/{key}/knowledge and DELETE …/knowledge/{source}. */
 import { z } from "zod";
 import { KNOWLEDGE_BODY_LIMIT } from "../doors/request_body.ts";
-import { chars } from "../schemas/text.ts";
+import { newSourceFields, newSourceInput, sourceSchema } from "../schemas/knowledge_source.ts";
 import { portalProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
 import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
 import { deleteSource } from "../../domain/knowledge/delete_source.ts";
-import { Invalid } from "../../domain/errors.ts";
 
-const sourceSchema = z.object({
-  id: z.int(),
-  type: z.string().meta({ examples: ["url"] }),
-  title: z.string(),
-  source_url: z.string().nullable(),
-  status: z.string().meta({ examples: ["ready"] }),
-  chunk_count: z.int(),
-  created_at: z.string(),
-  error: z.string().nullable(),
-  pages_found: z.int().nullable(),
-  pages_indexed: z.int().nullable(),
-});
 const key = z.string().min(1).max(255);
 
 export const listKnowledge = portalProcedure
@@ -35,9 +22,6 @@ export const listKnowledge = portalProcedure
   .query(async ({ ctx, input }) => ({
     data: await listSources(ctx.deps.sql, ctx.auth!.workspace.id, input.key),
   }));
-
-const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain })
-  .or(z.url({ protocol: /^https?$/ }));
 
 export const createKnowledge = portalProcedure
   .meta({
@@ -58,53 +42,16 @@ export const createKnowledge = portalProcedure
     permission: "manage-content",
     maxBodyBytes: KNOWLEDGE_BODY_LIMIT,
   })
-  .input(z.object({
-    key,
-    type: z.enum(["text", "qa", "url"]),
-    title: chars(200).optional(),
-    content: chars(1_000_000).optional(),
-    question: chars(2000).optional(),
-    answer: chars(50_000).optional(),
-    source_url: z.string().max(2048).pipe(httpUrl).optional(),
-  }))
+  .input(z.object({ key, ...newSourceFields }))
   .output(z.object({ data: sourceSchema }))
   .mutation(async ({ ctx, input }) => {
-    const required = (field: "content" | "question" | "answer" | "source_url") => {
-      const value = input[field];
-      if (value === undefined || value.trim() === "") {
-        return {
-          [field]: [`The ${field.replace("_", " ")} field is required when type is ${input.type}.`],
-        };
-      }
-      return {};
-    };
-    const errors = input.type === "text"
-      ? required("content")
-      : input.type === "qa"
-      ? { ...required("question"), ...required("answer") }
-      : required("source_url");
-    if (Object.keys(errors).length) {
-      throw new Invalid(Object.values(errors)[0]![0]!, errors);
-    }
-    const wid = ctx.auth!.workspace.id;
-    const data = input.type === "text"
-      ? await createPortalSource(ctx.deps, wid, input.key, {
-        type: "text",
-        title: input.title,
-        content: input.content!,
-      })
-      : input.type === "qa"
-      ? await createPortalSource(ctx.deps, wid, input.key, {
-        type: "qa",
-        title: input.title,
-        question: input.question!,
-        answer: input.answer!,
-      })
-      : await createPortalSource(ctx.deps, wid, input.key, {
-        type: "url",
-        title: input.title,
-        source_url: input.source_url!,
-      });
+    const { key: botKey, ...fields } = input;
+    const data = await createPortalSource(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      botKey,
+      newSourceInput(fields),
+    );
     ctx.response.status = 201;
     return { data };
   });

@@ -16,6 +16,7 @@ import { WIDGET_ENV } from "../widget/widget_client.ts";
 import { gzip } from "../../routers/doors/static_files.ts";
 import { launchChromium } from "../helpers/browser.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
+import { page as sitePage, startLocalSite } from "../helpers/local_site.ts";
 
 const OUTPUT = new URL("../output/", import.meta.url);
 const DESKTOP = { width: 1280, height: 860 };
@@ -27,6 +28,10 @@ Deno.test(
   async (t) => {
     await Deno.mkdir(OUTPUT, { recursive: true });
     const fake = startFakeAi({ reply: "We ship worldwide within 5 business days." });
+    const site = startLocalSite({
+      "/": sitePage("Shipping", ["Parcels to Norway take four days by ferry."], ["/more"]),
+      "/more": sitePage("More", ["Gift wrapping is free in December."]),
+    });
     const s = await startTestServer({
       seed: dashboardSeed(),
       env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
@@ -163,6 +168,120 @@ Deno.test(
         },
       );
 
+      await t.step(
+        "knowledge: a text and a url source reach ready without a reload",
+        async () => {
+          await owner.locator(".tabs a", { hasText: "Knowledge" }).click();
+          await owner.locator("form.add-source").waitFor();
+          const loads = await owner.evaluate(() =>
+            performance.getEntriesByType("navigation").length
+          );
+          const form = owner.locator("form.add-source");
+          await form.locator("input[name=title]").fill("Returns policy");
+          await form.locator("textarea[name=content]").fill(
+            "Returns are free within 30 days. Refunds reach your card in three days.",
+          );
+          await form.locator("button[type=submit]").click();
+          await owner.locator("tr[data-source]", { hasText: "Returns policy" }).waitFor();
+          await form.locator("select[name=type]").selectOption("url");
+          await form.locator("input[name=source_url]").fill(`${site.url}/`);
+          await form.locator("button[type=submit]").click();
+          await owner.locator("tr[data-source]", { hasText: site.url }).waitFor();
+          for (const text of ["Returns policy", site.url]) {
+            await owner.locator("tr[data-source][data-status=ready]", { hasText: text })
+              .waitFor({ timeout: 30_000 });
+          }
+          assertOk(
+            (await owner.locator("tr[data-source]", { hasText: site.url }).innerText())
+              .includes("2 of 2 pages indexed"),
+          );
+          // The same document throughout: progress came without a reload.
+          assertEquals(
+            await owner.evaluate(() => performance.getEntriesByType("navigation").length),
+            loads,
+          );
+          assertOk(owner.url().endsWith(`#/bots/${encodeURIComponent(botKey)}/knowledge`));
+          await shots(owner, `bots/${botKey}/knowledge`, "knowledge");
+        },
+      );
+
+      await t.step("the try-it box streams an answer with the passage it came from", async () => {
+        const box = owner.locator("form.try-it");
+        await box.locator("textarea[name=question]").fill("How long do parcels to Norway take?");
+        await box.getByRole("button", { name: "Ask" }).click();
+        await box.locator(".try-answer", { hasText: "We ship worldwide within 5 business days." })
+          .waitFor();
+        const first = box.locator("li[data-passage='1']");
+        await first.waitFor();
+        assertOk((await first.innerText()).includes("Parcels to Norway take four days"));
+        assertOk(/score \d+\.\d{3}/.test(await first.innerText()), await first.innerText());
+        await box.locator("p", { hasText: "no quota used" }).waitFor();
+        await shot(owner, "try-it-desktop");
+      });
+
+      await t.step(
+        "branding: the preview runs widget.js and follows the draft before saving; a page with the snippet shows it",
+        async () => {
+          await owner.locator(".tabs a", { hasText: "Branding" }).click();
+          const form = owner.locator("form.branding-form");
+          await form.waitFor();
+          const widget = owner.frameLocator("iframe[data-preview]").locator(".root");
+          await widget.waitFor();
+          const look = () =>
+            widget.evaluate((el) => [
+              el.getAttribute("data-theme"),
+              (el as HTMLElement).style.getPropertyValue("--pw-primary"),
+            ]);
+          const before = await look();
+          await form.locator("input[name='branding.primary_color']").fill("#be123c");
+          await form.locator("select[name='branding.theme']").selectOption("midnight");
+          await form.locator("input[name='branding.title']").fill("Ferry desk");
+          await form.locator("input[name='prechat.email.ask']").check();
+          await form.locator("input[name='branding.prechat.enabled']").check();
+          // Not saved yet: the preview shows the draft.
+          await owner.waitForFunction(() => {
+            const frame = document.querySelector<HTMLIFrameElement>("iframe[data-preview]");
+            const root = frame?.contentDocument?.querySelector("#parley-widget")?.shadowRoot
+              ?.querySelector<HTMLElement>(".root");
+            return root?.dataset.theme === "midnight" &&
+              root.style.getPropertyValue("--pw-primary") === "#be123c";
+          });
+          assertOk(before[0] !== "midnight" || before[1] !== "#be123c", JSON.stringify(before));
+          const stored = await fetch(`${s.url}/widget/${botKey}/config`).then((r) => r.json());
+          assertOk(stored.data.branding.primary_color !== "#be123c", "not saved before Save");
+          await shots(owner, `bots/${botKey}/branding`, "branding");
+          await form.getByRole("button", { name: "Save branding" }).click();
+          await owner.locator(".status-line", { hasText: "Branding saved." }).waitFor();
+          const saved = await fetch(`${s.url}/widget/${botKey}/config`).then((r) => r.json());
+          assertEquals(saved.data.branding.primary_color, "#be123c");
+          assertEquals(saved.data.branding.theme, "midnight");
+          assertEquals(saved.data.prechat.enabled, true);
+          assertEquals(saved.data.prechat.fields[0].name, "email");
+          // A page elsewhere that embeds the snippet shows the widget in the new colour.
+          await owner.locator(".tabs a", { hasText: "Settings" }).click();
+          const snippet = await owner.locator("pre[data-snippet]").innerText();
+          const shop = startLocalSite({
+            "/": { body: `<!doctype html><html><body><p>Shop</p>${snippet}</body></html>` },
+          });
+          try {
+            const visitor = await newPage();
+            await visitor.goto(`${shop.url}/`);
+            const root = visitor.locator("#parley-widget .root");
+            await root.waitFor();
+            assertEquals(await root.getAttribute("data-theme"), "midnight");
+            assertEquals(
+              await root.evaluate((el) =>
+                (el as HTMLElement).style.getPropertyValue("--pw-primary")
+              ),
+              "#be123c",
+            );
+            await shot(visitor, "snippet-page-desktop");
+          } finally {
+            await shop.close();
+          }
+        },
+      );
+
       await t.step("the owner deletes a bot after a confirmation", async () => {
         await owner.goto(`${s.url}/dashboard#/bots/acme-sleeper`);
         await owner.locator("form.bot-settings").waitFor();
@@ -193,7 +312,15 @@ Deno.test(
         const viewer = await newPage();
         await signIn(viewer, EMAIL.acmeViewer);
         await viewer.locator("body[data-screen=overview]").waitFor();
-        for (const hash of ["bots", "bots/acme-helper", "keys"]) {
+        for (
+          const hash of [
+            "bots",
+            "bots/acme-helper",
+            "bots/acme-helper/knowledge",
+            "bots/acme-helper/branding",
+            "keys",
+          ]
+        ) {
           await viewer.goto(`${s.url}/dashboard#/${hash}`);
           await viewer.reload();
           await viewer.locator(".read-only").waitFor();
@@ -206,6 +333,13 @@ Deno.test(
             await viewer.locator("form.bot-settings").waitFor();
             assertOk(await viewer.locator("input[name=name]").isDisabled());
             await shot(viewer, "viewer-bot-desktop");
+          }
+          if (hash.endsWith("/knowledge")) {
+            assertEquals(await viewer.locator("form.add-source, form.try-it").count(), 0);
+            assertEquals(await viewer.getByRole("button", { name: "Retrain" }).count(), 0);
+          }
+          if (hash.endsWith("/branding")) {
+            assertOk(await viewer.locator("input[name='branding.primary_color']").isDisabled());
           }
         }
       });
@@ -265,6 +399,7 @@ Deno.test(
       await browser?.close();
       await s.stop();
       await fake.close();
+      await site.close();
     }
   },
 );

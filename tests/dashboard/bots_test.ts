@@ -138,6 +138,56 @@ Deno.test("dashboard bots", serverTestOptions, async (t) => {
     assertEquals(cfg.body.data.branding.quick_replies, ["Track my order"]);
   });
 
+  await t.step(
+    "the pre-chat form is saved whole and reaches the widget; bad fields are named",
+    async () => {
+      const bad = await call("PUT", "/chatbots/acme-helper", D.acme.owner, {
+        name: "Acme Helper",
+        branding: { prechat: { enabled: true, fields: [{ name: "age" }] } },
+      });
+      assertEquals(bad.status, 422);
+      assertOk(bad.body.errors["branding.prechat.fields.0.name"], JSON.stringify(bad.body.errors));
+      const twice = await call("PUT", "/chatbots/acme-helper", D.acme.owner, {
+        name: "Acme Helper",
+        branding: { prechat: { enabled: true, fields: [{ name: "email" }, { name: "email" }] } },
+      });
+      assertEquals(twice.status, 422);
+      assertOk(twice.body.errors["branding.prechat.fields"], JSON.stringify(twice.body.errors));
+      const ok = await call("PUT", "/chatbots/acme-helper", D.acme.administrator, {
+        name: "Acme Helper",
+        branding: {
+          primary_color: "#0f766e",
+          prechat: {
+            enabled: true,
+            fields: [{ name: "email", label: "Work e-mail", required: true }],
+          },
+        },
+      });
+      assertEquals(ok.status, 200, JSON.stringify(ok.body));
+      assertEquals(ok.body.data.prechat, {
+        enabled: true,
+        fields: [{ name: "email", label: "Work e-mail", type: "email", required: true }],
+      });
+      const widget = await http(s.url, "GET", "/widget/acme-helper/config", {});
+      assertEquals(widget.body.data.prechat.fields[0].label, "Work e-mail");
+      assertEquals(widget.body.data.branding.primary_color, "#0f766e");
+      // Another branding field later leaves the pre-chat form as it was.
+      await call("PUT", "/chatbots/acme-helper", D.acme.owner, {
+        name: "Acme Helper",
+        branding: { title: "Help" },
+      });
+      const again = await call("GET", "/chatbots/acme-helper", D.acme.viewer);
+      assertEquals(again.body.data.prechat.enabled, true);
+      assertEquals(
+        (await call("PUT", "/chatbots/acme-helper", D.acme.viewer, {
+          name: "X",
+          branding: { prechat: { enabled: false, fields: [] } },
+        })).status,
+        403,
+      );
+    },
+  );
+
   await t.step("delete takes the bot's conversations and knowledge with it", async () => {
     const [bot] = await s.deps.sql<{ id: number }[]>`
       SELECT id FROM chatbots WHERE public_key = 'acme-sleeper'`;

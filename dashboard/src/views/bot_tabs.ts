@@ -2,7 +2,7 @@
 /** The header of a bot's pages: the way back to the list and a tab per page of the bot. */
 import { h } from "../../../inbox/src/dom.ts";
 
-export function botTabs(key: string, name: string, current: "settings") {
+export function botTabs(key: string, name: string, current: "settings" | "knowledge" | "branding") {
   const k = encodeURIComponent(key);
   const tab = (id: typeof current, label: string, href: string) =>
     h("a", { href, "aria-current": id === current ? "page" : null }, label);
@@ -14,6 +14,8 @@ export function botTabs(key: string, name: string, current: "settings") {
       "nav",
       { class: "tabs", "aria-label": "Bot" },
       tab("settings", "Settings", `#/bots/${k}`),
+      tab("branding", "Branding", `#/bots/${k}/branding`),
+      tab("knowledge", "Knowledge", `#/bots/${k}/knowledge`),
     ),
   );
 }

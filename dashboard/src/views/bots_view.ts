@@ -17,6 +17,8 @@ import {
   showFieldErrors,
 } from "../ui.ts";
 import { botSettingsView } from "./bot_settings_view.ts";
+import { botKnowledgeView } from "./bot_knowledge_view.ts";
+import { botBrandingView } from "./bot_branding_view.ts";
 import { LANGUAGES, providerSelect } from "./bot_fields.ts";
 
 type Bot = DashboardOutputs["listBots"]["data"][number];
@@ -165,7 +167,10 @@ export const botsScreen: Screen = {
   path: "bots",
   title: "Bots",
   render(ctx, params) {
-    const [key] = params;
-    return key ? botSettingsView(ctx, key) : botList(ctx);
+    const [key, tab] = params;
+    if (!key) return botList(ctx);
+    if (tab === "knowledge") return botKnowledgeView(ctx, key);
+    if (tab === "branding") return botBrandingView(ctx, key);
+    return botSettingsView(ctx, key);
   },
 };

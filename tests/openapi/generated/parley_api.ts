@@ -1644,6 +1644,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/chatbots/{key}/knowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bot's knowledge sources with their state, chunk count, crawl progress and dates */
+        get: operations["dashboardListKnowledge"];
+        put?: never;
+        /**
+         * Add a text, Q&A or website source, indexed in the background
+         * @description The portal's create: 201 with the source `pending`; it moves to `processing`, then `ready` (or `failed` with `error`). `text` needs `content`; `qa` needs `question` and `answer`; `url` needs `source_url`, whose site is crawled.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["dashboardAddKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/knowledge/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a knowledge source with its crawled pages and chunks
+         * @description Requires the `manage-content` permission.
+         */
+        delete: operations["dashboardDeleteKnowledge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/knowledge/{source}/retrain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Index a source again (a website is crawled afresh)
+         * @description The source goes back to `pending` and is indexed again in the background; its current chunks keep answering until the new ones replace them.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["dashboardRetrainKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a bot a question and stream its answer with the passages it used (SSE)
+         * @description Send `Accept: text/event-stream`. Each event is `event: <name>` and
+         *     `data: <JSON>`, in this order:
+         *
+         *     | Event | Data |
+         *     | --- | --- |
+         *     | `passages` | `{model, passages: [{rank, source_id, source_title, title, url, content, score}]}`: what retrieval put into the prompt, best first, with its fused score. |
+         *     | `delta` | `{delta}`: a fragment of the answer, in order. |
+         *     | `done` | `{tokens_in, tokens_out, cost_micro_cents}` |
+         *     | `error` | `{message, code}`: the provider failed (`code` is the failure's kind, e.g. `no_key`, `unreachable`). |
+         *
+         *     Nothing is stored and the try does not count against the plan's monthly messages; the provider
+         *     tokens are spent on the workspace's key. Works on an inactive bot too.
+         *
+         *     Requires the `manage-content` permission.
+         *
+         *     Rate limit: 20 requests per 60 s per user.
+         */
+        post: operations["dashboardTryBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/widget/{key}/config": {
         parameters: {
             query?: never;
@@ -7259,6 +7359,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -7309,6 +7420,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
@@ -7394,6 +7515,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -7444,6 +7576,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
@@ -7526,6 +7668,15 @@ export interface operations {
                             /** @enum {string} */
                             frequency?: "session" | "always" | "once";
                         };
+                        prechat?: {
+                            enabled: boolean;
+                            fields: {
+                                /** @enum {string} */
+                                name: "name" | "email" | "phone";
+                                label?: string;
+                                required?: boolean;
+                            }[];
+                        };
                     };
                 };
             };
@@ -7589,6 +7740,17 @@ export interface operations {
                      *             "frequency": "frequency"
                      *           }
                      *         },
+                     *         "prechat": {
+                     *           "enabled": true,
+                     *           "fields": [
+                     *             {
+                     *               "name": "name",
+                     *               "label": "OpenAI",
+                     *               "type": "type",
+                     *               "required": true
+                     *             }
+                     *           ]
+                     *         },
                      *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
                      *       }
                      *     }
@@ -7639,6 +7801,16 @@ export interface operations {
                                     url_contains: string;
                                     frequency: string;
                                 };
+                            };
+                            prechat: {
+                                enabled: boolean;
+                                fields: {
+                                    /** @enum {string} */
+                                    name: "name" | "email" | "phone";
+                                    label: string;
+                                    type: string;
+                                    required: boolean;
+                                }[];
                             };
                             snippet: string;
                         };
@@ -8746,6 +8918,312 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "type": "url",
+                     *           "title": "Shipping times",
+                     *           "source_url": "https://example.com/help",
+                     *           "status": "ready",
+                     *           "chunk_count": 1,
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "error": "The site could not be reached.",
+                     *           "pages_found": 1,
+                     *           "pages_indexed": 1,
+                     *           "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardAddKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "text",
+                 *       "title": "Returns",
+                 *       "content": "Returns are free for 30 days."
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "text" | "qa" | "url";
+                    title?: string;
+                    content?: string;
+                    question?: string;
+                    answer?: string;
+                    source_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Knowledge source deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRetrainKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardTryBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "Do you ship to Iceland?"
+                 *     }
+                 */
+                "application/json": {
+                    question: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer as Server-Sent Events: `passages`, `delta`…, then `done` or `error`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: passages
+                     *     data: {"model":"gpt-4o-mini","passages":[]}
+                     *
+                     *     event: delta
+                     *     data: {"delta":"Yes."}
+                     *
+                     *     event: done
+                     *     data: {"tokens_in":120,"tokens_out":3,"cost_micro_cents":20}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];

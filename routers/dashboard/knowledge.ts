@@ -1,0 +1,93 @@
+/**
+ * A bot's knowledge in the dashboard: GET/POST /api/dashboard/chatbots/{key}/knowledge,
+ * DELETE …/knowledge/{source} and POST …/knowledge/{source}/retrain. The
+ * portal's own domain actions; the dashboard adds `updated_at` and retraining.
+ */
+import { z } from "zod";
+import { KNOWLEDGE_BODY_LIMIT } from "../doors/request_body.ts";
+import { newSourceFields, newSourceInput, sourceSchema } from "../schemas/knowledge_source.ts";
+import { dashboardProcedure } from "../trpc.ts";
+import { listSources } from "../../domain/knowledge/list_sources.ts";
+import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
+import { deleteSource } from "../../domain/knowledge/delete_source.ts";
+import { retrainSource } from "../../domain/knowledge/retrain_source.ts";
+
+const key = z.string().min(1).max(255);
+const source = z.coerce.number().int().min(1);
+const dashboardSource = sourceSchema.extend({ updated_at: z.string() });
+
+export const listKnowledge = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/dashboard/chatbots/{key}/knowledge",
+      summary: "A bot's knowledge sources with their state, chunk count, crawl progress and dates",
+    },
+  })
+  .input(z.object({ key }))
+  .output(z.object({ data: z.array(dashboardSource) }))
+  .query(async ({ ctx, input }) => ({
+    data: await listSources(ctx.deps.sql, ctx.auth!.workspace.id, input.key),
+  }));
+
+export const addKnowledge = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/chatbots/{key}/knowledge",
+      summary: "Add a text, Q&A or website source, indexed in the background",
+      description: "The portal's create: 201 with the source `pending`; it moves to " +
+        "`processing`, then `ready` (or `failed` with `error`). `text` needs `content`; `qa` " +
+        "needs `question` and `answer`; `url` needs `source_url`, whose site is crawled.",
+      created: true,
+      requestExample: { type: "text", title: "Returns", content: "Returns are free for 30 days." },
+    },
+    permission: "manage-content",
+    maxBodyBytes: KNOWLEDGE_BODY_LIMIT,
+  })
+  .input(z.object({ key, ...newSourceFields }))
+  .output(z.object({ data: dashboardSource }))
+  .mutation(async ({ ctx, input }) => {
+    const { key: botKey, ...fields } = input;
+    const data = await createPortalSource(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      botKey,
+      newSourceInput(fields),
+    );
+    ctx.response.status = 201;
+    return { data };
+  });
+
+export const deleteKnowledge = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "DELETE",
+      path: "/api/dashboard/chatbots/{key}/knowledge/{source}",
+      summary: "Remove a knowledge source with its crawled pages and chunks",
+      responseExample: { message: "Knowledge source deleted." },
+    },
+    permission: "manage-content",
+  })
+  .input(z.object({ key, source }))
+  .output(z.object({ message: z.string() }))
+  .mutation(({ ctx, input }) =>
+    deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source)
+  );
+
+export const retrainKnowledge = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/chatbots/{key}/knowledge/{source}/retrain",
+      summary: "Index a source again (a website is crawled afresh)",
+      description: "The source goes back to `pending` and is indexed again in the " +
+        "background; its current chunks keep answering until the new ones replace them.",
+    },
+    permission: "manage-content",
+  })
+  .input(z.object({ key, source }))
+  .output(z.object({ data: dashboardSource }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await retrainSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source),
+  }));
