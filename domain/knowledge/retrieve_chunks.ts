@@ -33,6 +33,8 @@ export interface RetrievedChunk {
   id: number;
   sourceId: number;
   sourceTitle: string;
+  /** Place in the source: chunks one apart are neighbours in the text. */
+  ordinal: number;
   title: string;
   url: string | null;
   content: string;
@@ -41,7 +43,16 @@ export interface RetrievedChunk {
 }
 
 /** Chunks offered to the prompt, best first; the prompt takes what fits its budget. */
-const OFFERED = 30;
+const OFFERED = 40;
+/** The best chunks, whose neighbours come before any lesser match (passages, not snippets). */
+const SEEDS = 12;
+/**
+ * Full-text hits whose neighbours the search brings in its own round trip: the
+ * seeds are nearly always among them (diversity and the exact-form bonus move
+ * a few). A seed outside them (one only the vectors found) comes without its
+ * neighbours rather than with a second round trip.
+ */
+const NEIGHBOURS_OF = 24;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
 const CANDIDATES = 40;
 /** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
@@ -97,17 +108,69 @@ export async function retrieveChunks(
       related,
       relatedWeight: RELATED_WEIGHT,
       dictionaryWords,
+      neighboursOf: NEIGHBOURS_OF,
     })
-    : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
-  const [text, vector] = await Promise.all([
-    ranked.then(exactFormBonus),
+    : Promise.resolve<RankedSearch>({
+      hits: [],
+      terms: [],
+      botHasEmbeddings: withVector,
+      near: [],
+      nearOf: [],
+    });
+  const [search, vector] = await Promise.all([
+    ranked,
     // A failed search fails the text side; the flag's copy of it must not be
     // a second, unhandled rejection (vectorCandidates may never await it).
     withVector
       ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings, () => false))
       : [],
   ]);
-  return diversify(fuse(text, vector)).slice(0, limit);
+  const best = diversify(fuse(exactFormBonus(search), vector));
+  return withNeighbours(best, search).slice(0, limit);
+}
+
+/**
+ * Passages, not snippets. A chunk is a section, or a part of one, and the one
+ * that shares the question's words is often not the one that answers: the
+ * steps follow the heading that matched, the rule comes after the intro that
+ * named the feature. So the SEEDS best chunks come first, then the chunk after
+ * and the chunk before each of them (best seed first), and only then the
+ * lesser matches, which rarely hold the answer when the best ones do not. A
+ * neighbour scores half its seed. The search brought the neighbours of its
+ * best hits (NEIGHBOURS_OF).
+ */
+function withNeighbours(
+  ranked: RetrievedChunk[],
+  search: Pick<RankedSearch, "near" | "nearOf">,
+): RetrievedChunk[] {
+  const seeds = ranked.slice(0, SEEDS);
+  if (!seeds.length) return ranked;
+  const place = (sourceId: number, ordinal: number) => `${sourceId}:${ordinal}`;
+  const taken = new Set(seeds.map((c) => place(c.sourceId, c.ordinal)));
+  const wanted = [1, -1].flatMap((step) =>
+    seeds.map((seed) => ({ seed, sourceId: seed.sourceId, ordinal: seed.ordinal + step }))
+  ).filter((w) => w.ordinal >= 0 && !taken.has(place(w.sourceId, w.ordinal)));
+  const found = new Map(search.near.map((n) => [place(n.source_id, n.ordinal), n]));
+  const out = [...seeds];
+  for (const { seed, sourceId, ordinal } of wanted) {
+    const n = found.get(place(sourceId, ordinal));
+    if (!n || taken.has(place(sourceId, ordinal))) continue;
+    taken.add(place(sourceId, ordinal));
+    out.push({
+      id: n.id,
+      sourceId: n.source_id,
+      sourceTitle: n.source_title,
+      ordinal: n.ordinal,
+      title: n.title,
+      url: n.url,
+      content: n.content,
+      score: seed.score / 2,
+    });
+  }
+  for (const c of ranked.slice(SEEDS)) {
+    if (!taken.has(place(c.sourceId, c.ordinal))) out.push(c);
+  }
+  return out;
 }
 
 /** The question's distinct words, lower-cased, as typed (the database stems them). */
@@ -209,6 +272,7 @@ export function fuse(text: ChunkHit[], vector: ChunkHit[]): RetrievedChunk[] {
         id: hit.id,
         sourceId: hit.source_id,
         sourceTitle: hit.source_title,
+        ordinal: hit.ordinal,
         title: hit.title,
         url: hit.url,
         content: hit.content,
