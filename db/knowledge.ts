@@ -396,28 +396,51 @@ export async function searchChunksRanked(
   };
 }
 
-/** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */
+/**
+ * Vector candidates by cosine similarity, above `minSimilarity`, with the
+ * chunks just before and after the best `neighboursOf` of them (as
+ * `searchChunksRanked` gives for its hits). Needs pgvector.
+ */
 export async function searchChunksVector(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
-  query: { embedding: number[]; limit: number; minSimilarity: number },
-): Promise<ChunkHit[]> {
+  query: { embedding: number[]; limit: number; minSimilarity: number; neighboursOf?: number },
+): Promise<Pick<RankedSearch, "hits" | "near" | "nearOf">> {
   const vec = vectorLiteral(query.embedding);
-  return await sql<ChunkHit[]>`
-    SELECT id, source_id, ordinal, title, url, content, score,
-           (SELECT src.title FROM knowledge_sources src WHERE src.id = s.source_id)
-             AS source_title
-      FROM (
-      SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
-             (1 - (k.embedding <=> ${vec}::vector))::float8 AS score
-        FROM knowledge_chunks k
-       WHERE k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-         AND k.embedding IS NOT NULL AND vector_dims(k.embedding) = ${query.embedding.length}
-    ) s
-     WHERE score >= ${query.minSimilarity}
-     ORDER BY score DESC, id
-     LIMIT ${query.limit}`;
+  const [row] = await sql<{ hits: ChunkHit[]; near: ChunkHit[] }[]>`
+    WITH hits AS MATERIALIZED (
+      SELECT id, source_id, ordinal, title, url, content, score
+        FROM (
+        SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
+               (1 - (k.embedding <=> ${vec}::vector))::float8 AS score
+          FROM knowledge_chunks k
+         WHERE k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+           AND k.embedding IS NOT NULL AND vector_dims(k.embedding) = ${query.embedding.length}
+      ) s
+       WHERE score >= ${query.minSimilarity}
+       ORDER BY score DESC, id
+       LIMIT ${query.limit})
+    SELECT COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
+                       FROM (SELECT hits.*, (SELECT src.title FROM knowledge_sources src
+                                              WHERE src.id = hits.source_id) AS source_title
+                               FROM hits) h), '[]') AS hits,
+           COALESCE((SELECT json_agg(n)
+                       FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
+                                    (SELECT src.title FROM knowledge_sources src
+                                      WHERE src.id = k.source_id) AS source_title
+                               FROM (SELECT * FROM hits ORDER BY score DESC, id
+                                      LIMIT ${query.neighboursOf ?? 0}) c
+                               CROSS JOIN (VALUES (-1), (1)) d(step)
+                               JOIN knowledge_chunks k
+                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step) n),
+                    '[]') AS near`;
+  const hits = row?.hits ?? [];
+  return {
+    hits,
+    near: row?.near ?? [],
+    nearOf: hits.slice(0, query.neighboursOf ?? 0).map((h) => h.id),
+  };
 }
 
 /** The AI provider code of the bot a source belongs to (which embeddings to use). */

@@ -47,10 +47,10 @@ const OFFERED = 40;
 /** The best chunks, whose neighbours come before any lesser match (passages, not snippets). */
 const SEEDS = 12;
 /**
- * Full-text hits whose neighbours the search brings in its own round trip: the
- * seeds are nearly always among them (diversity and the exact-form bonus move
- * a few). A seed outside them (one only the vectors found) comes without its
- * neighbours rather than with a second round trip.
+ * Full-text hits, and vector hits, whose neighbours each search brings in its
+ * own round trip: the seeds are nearly always among them (fusion, diversity and
+ * the exact-form bonus move a few). A seed outside them comes without its
+ * neighbours rather than with another round trip.
  */
 const NEIGHBOURS_OF = 24;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
@@ -123,10 +123,10 @@ export async function retrieveChunks(
     // a second, unhandled rejection (vectorCandidates may never await it).
     withVector
       ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings, () => false))
-      : [],
+      : NO_VECTORS,
   ]);
-  const best = diversify(fuse(exactFormBonus(search), vector));
-  return withNeighbours(best, search).slice(0, limit);
+  const best = diversify(fuse(exactFormBonus(search), vector.hits));
+  return withNeighbours(best, [...search.near, ...vector.near]).slice(0, limit);
 }
 
 /**
@@ -141,7 +141,7 @@ export async function retrieveChunks(
  */
 function withNeighbours(
   ranked: RetrievedChunk[],
-  search: Pick<RankedSearch, "near" | "nearOf">,
+  near: Omit<ChunkHit, "score">[],
 ): RetrievedChunk[] {
   const seeds = ranked.slice(0, SEEDS);
   if (!seeds.length) return ranked;
@@ -150,7 +150,7 @@ function withNeighbours(
   const wanted = [1, -1].flatMap((step) =>
     seeds.map((seed) => ({ seed, sourceId: seed.sourceId, ordinal: seed.ordinal + step }))
   ).filter((w) => w.ordinal >= 0 && !taken.has(place(w.sourceId, w.ordinal)));
-  const found = new Map(search.near.map((n) => [place(n.source_id, n.ordinal), n]));
+  const found = new Map(near.map((n) => [place(n.source_id, n.ordinal), n]));
   const out = [...seeds];
   for (const { seed, sourceId, ordinal } of wanted) {
     const n = found.get(place(sourceId, ordinal));
@@ -237,24 +237,28 @@ async function vectorCandidates(
     provider?: ProviderClient | null | Promise<ProviderClient | null>;
   },
   botHasEmbeddings: Promise<boolean>,
-): Promise<ChunkHit[]> {
+): Promise<VectorSearch> {
   const provider = await input.provider;
   const model = provider?.info.embeddingModel;
-  if (!provider || !model || !await botHasEmbeddings) return [];
+  if (!provider || !model || !await botHasEmbeddings) return NO_VECTORS;
   try {
     const [embedding] = await embedTexts(provider.client, model, [input.query]);
-    if (!embedding) return [];
+    if (!embedding) return NO_VECTORS;
     return await searchChunksVector(deps.sql, input.workspaceId, input.bot.id, {
       embedding,
       limit: CANDIDATES,
       minSimilarity: MIN_SIMILARITY,
+      neighboursOf: NEIGHBOURS_OF,
     });
   } catch (err) {
     // The answer can still come from full-text; the provider error shows up in the chat call.
     deps.log.warn("query embedding failed; full-text only", { err: String(err) });
-    return [];
+    return NO_VECTORS;
   }
 }
+
+type VectorSearch = Pick<RankedSearch, "hits" | "near" | "nearOf">;
+const NO_VECTORS: VectorSearch = { hits: [], near: [], nearOf: [] };
 
 /**
  * Score-aware fusion of the full-text list (BM25 scores) and the vector list
