@@ -52,7 +52,7 @@ const SEEDS = 12;
  * the exact-form bonus move a few). A seed outside them comes without its
  * neighbours rather than with another round trip.
  */
-const NEIGHBOURS_OF = 24;
+const NEIGHBOURS_OF = 12;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
 const CANDIDATES = 40;
 /** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
