@@ -164,6 +164,8 @@ export async function replaceChunks(
 export interface ChunkHit {
   id: number;
   source_id: number;
+  /** The chunk's place in its source (0, 1, …): chunks one apart are neighbours in the text. */
+  ordinal: number;
   /** Title of the chunk's source (the document or crawled page), for citations. */
   source_title: string;
   title: string;
@@ -187,6 +189,10 @@ export interface RankedSearch {
   terms: RankedTerm[];
   /** Whether the bot has ready embedded sources (asked only `withEmbeddedFlag`). */
   botHasEmbeddings: boolean;
+  /** The chunks just before and after the best `neighboursOf` hits (same source, ordinal ±1). */
+  near: Omit<ChunkHit, "score">[];
+  /** The hits whose neighbours were looked up (the best `neighboursOf`): `near` holds those that exist. */
+  nearOf: number[];
 }
 
 /** BM25's term-frequency saturation and length normalisation (the usual values). */
@@ -198,7 +204,8 @@ const B = 0.75;
  * $4 workspace, $5 candidates per term, $6 minimum trigram similarity, $7 title
  * boost, $8 limit, $9 whether to ask if the bot has embedded sources, $10 and
  * $11 related words and the question word each stands for, $12 their weight,
- * $13 the question words a dictionary knows (never corrected by trigrams).
+ * $13 the question words a dictionary knows (never corrected by trigrams), $14
+ * how many of the best hits bring their neighbours.
  */
 const RANKED_SEARCH = `
     WITH qw AS (
@@ -287,10 +294,20 @@ const RANKED_SEARCH = `
                                               'sim', sim))
               FROM terms) AS terms,
            COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
-                       FROM (SELECT k.id, k.source_id, k.title, k.url, k.content, hits.score,
+                       FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content, hits.score,
                                     (SELECT s.title FROM knowledge_sources s
                                       WHERE s.id = k.source_id) AS source_title
                                FROM hits JOIN knowledge_chunks k ON k.id = hits.id) h), '[]') AS hits,
+           COALESCE((SELECT json_agg(n)
+                       FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
+                                    (SELECT s.title FROM knowledge_sources s
+                                      WHERE s.id = k.source_id) AS source_title
+                               FROM (SELECT id FROM hits ORDER BY score DESC, id LIMIT $14) t
+                               JOIN knowledge_chunks c ON c.id = t.id
+                               CROSS JOIN (VALUES (-1), (1)) d(step)
+                               JOIN knowledge_chunks k
+                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step) n),
+                    '[]') AS near,
            CASE WHEN $9 THEN EXISTS (
              SELECT 1 FROM knowledge_sources
               WHERE workspace_id = $4 AND chatbot_id = $3 AND embedded AND status = 'ready')
@@ -335,6 +352,12 @@ export async function searchChunksRanked(
     relatedWeight?: number;
     /** Question words known to be spelled right: not corrected by trigram similarity. */
     dictionaryWords?: string[];
+    /**
+     * How many of the best hits bring the chunks just before and after them
+     * (one index probe each, in the same statement): the passages retrieval
+     * grows from its best chunks.
+     */
+    neighboursOf?: number;
   },
 ): Promise<RankedSearch> {
   // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
@@ -343,7 +366,7 @@ export async function searchChunksRanked(
   // 100,000 chunks and intersects the GIN matches with every one of them
   // through the bot's btree index, many times slower.
   const [row] = await sql.unsafe<
-    { terms: RankedTerm[] | null; hits: ChunkHit[]; embedded: boolean }[]
+    { terms: RankedTerm[] | null; hits: ChunkHit[]; near: ChunkHit[]; embedded: boolean }[]
   >(
     RANKED_SEARCH,
     [
@@ -360,37 +383,64 @@ export async function searchChunksRanked(
       (query.related ?? []).map((r) => r.of),
       query.relatedWeight ?? 0,
       query.dictionaryWords ?? [],
+      query.neighboursOf ?? 0,
     ],
   );
+  const hits = row?.hits ?? [];
   return {
     terms: row?.terms ?? [],
-    hits: row?.hits ?? [],
+    hits,
     botHasEmbeddings: row?.embedded ?? false,
+    near: row?.near ?? [],
+    nearOf: hits.slice(0, query.neighboursOf ?? 0).map((h) => h.id),
   };
 }
 
-/** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */
+/**
+ * Vector candidates by cosine similarity, above `minSimilarity`, with the
+ * chunks just before and after the best `neighboursOf` of them (as
+ * `searchChunksRanked` gives for its hits). Needs pgvector.
+ */
 export async function searchChunksVector(
   sql: Executor,
   workspaceId: number,
   chatbotId: number,
-  query: { embedding: number[]; limit: number; minSimilarity: number },
-): Promise<ChunkHit[]> {
+  query: { embedding: number[]; limit: number; minSimilarity: number; neighboursOf?: number },
+): Promise<Pick<RankedSearch, "hits" | "near" | "nearOf">> {
   const vec = vectorLiteral(query.embedding);
-  return await sql<ChunkHit[]>`
-    SELECT id, source_id, title, url, content, score,
-           (SELECT src.title FROM knowledge_sources src WHERE src.id = s.source_id)
-             AS source_title
-      FROM (
-      SELECT k.id, k.source_id, k.title, k.url, k.content,
-             (1 - (k.embedding <=> ${vec}::vector))::float8 AS score
-        FROM knowledge_chunks k
-       WHERE k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
-         AND k.embedding IS NOT NULL AND vector_dims(k.embedding) = ${query.embedding.length}
-    ) s
-     WHERE score >= ${query.minSimilarity}
-     ORDER BY score DESC, id
-     LIMIT ${query.limit}`;
+  const [row] = await sql<{ hits: ChunkHit[]; near: ChunkHit[] }[]>`
+    WITH hits AS MATERIALIZED (
+      SELECT id, source_id, ordinal, title, url, content, score
+        FROM (
+        SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
+               (1 - (k.embedding <=> ${vec}::vector))::float8 AS score
+          FROM knowledge_chunks k
+         WHERE k.workspace_id = ${workspaceId} AND k.chatbot_id = ${chatbotId}
+           AND k.embedding IS NOT NULL AND vector_dims(k.embedding) = ${query.embedding.length}
+      ) s
+       WHERE score >= ${query.minSimilarity}
+       ORDER BY score DESC, id
+       LIMIT ${query.limit})
+    SELECT COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
+                       FROM (SELECT hits.*, (SELECT src.title FROM knowledge_sources src
+                                              WHERE src.id = hits.source_id) AS source_title
+                               FROM hits) h), '[]') AS hits,
+           COALESCE((SELECT json_agg(n)
+                       FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
+                                    (SELECT src.title FROM knowledge_sources src
+                                      WHERE src.id = k.source_id) AS source_title
+                               FROM (SELECT * FROM hits ORDER BY score DESC, id
+                                      LIMIT ${query.neighboursOf ?? 0}) c
+                               CROSS JOIN (VALUES (-1), (1)) d(step)
+                               JOIN knowledge_chunks k
+                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step) n),
+                    '[]') AS near`;
+  const hits = row?.hits ?? [];
+  return {
+    hits,
+    near: row?.near ?? [],
+    nearOf: hits.slice(0, query.neighboursOf ?? 0).map((h) => h.id),
+  };
 }
 
 /** The AI provider code of the bot a source belongs to (which embeddings to use). */

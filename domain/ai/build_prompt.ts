@@ -11,6 +11,8 @@ import { estimateTokens, truncateToTokens } from "./token_budget.ts";
 import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
 import { formatMinorUnits, minorUnitDigits } from "../money.ts";
 
+import { chunksWithinBudget as fitChunks, knowledgePassages } from "./knowledge_block.ts";
+
 export const BUDGET = {
   knowledge: 2500,
   history: 1500,
@@ -110,25 +112,16 @@ function agentSection(
 
 /**
  * The chunks that fit the knowledge budget, best first; what the prompt really
- * used. A chunk too large for what is left is skipped, not the end: smaller
- * ones after it still fill the budget.
+ * used (charged as knowledge_block.ts shows them, as passages).
  */
 export function chunksWithinBudget(chunks: RetrievedChunk[]): RetrievedChunk[] {
-  const out: RetrievedChunk[] = [];
-  let used = 0;
-  for (const c of chunks) {
-    const cost = estimateTokens(c.title) + estimateTokens(c.content) + 4;
-    if (used + cost > BUDGET.knowledge) continue;
-    out.push(c);
-    used += cost;
-  }
-  return out;
+  return fitChunks(chunks, BUDGET.knowledge);
 }
 
 function knowledgeBlock(chunks: RetrievedChunk[]): string {
   const fitted = chunksWithinBudget(chunks);
   if (fitted.length === 0) return "(Nothing in the knowledge base matches this question.)";
-  return fitted.map((c, i) => `[${i + 1}] ${c.title}\n${c.content}`).join("\n\n");
+  return knowledgePassages(fitted);
 }
 
 /** Newest turns first until the budget is spent, then back in order. */

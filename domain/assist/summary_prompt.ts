@@ -13,6 +13,7 @@ import type { TagRow } from "../../db/tags.ts";
 import type { RetrievedChunk } from "../knowledge/retrieve_chunks.ts";
 import type { ChatMessage } from "../ai/chat_completion.ts";
 import { chunksWithinBudget } from "../ai/build_prompt.ts";
+import { knowledgePassages } from "../ai/knowledge_block.ts";
 import { estimateTokens, truncateToTokens } from "../ai/token_budget.ts";
 
 /** Transcript tokens sent: the newest turns when a conversation is longer. */
@@ -28,8 +29,7 @@ export function summaryPrompt(input: {
   const catalogue = input.tags.length
     ? input.tags.map((t) => `- ${t.name}`).join("\n")
     : "(The workspace has no tags: return an empty tag_suggestions list.)";
-  const knowledge = chunksWithinBudget(input.chunks)
-    .map((c, i) => `[${i + 1}] ${c.title}\n${c.content}`).join("\n\n");
+  const knowledge = knowledgePassages(chunksWithinBudget(input.chunks));
   const system = [
     `You summarise a support conversation of "${input.bot.name}" for the human agent taking it over.`,
     "summary: two or three plain sentences: what the visitor wants, what they were told, what is still open.",

@@ -155,6 +155,7 @@ function asHit(p: CatalogueProduct & { id: number; score: number }): ChunkHit {
     title: p.name,
     url: p.url,
     content: p.description,
+    ordinal: 0, // a product is one passage of its own
     score: p.score,
   };
 }

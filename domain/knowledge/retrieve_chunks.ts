@@ -34,6 +34,8 @@ export interface RetrievedChunk {
   id: number;
   sourceId: number;
   sourceTitle: string;
+  /** Place in the source: chunks one apart are neighbours in the text. */
+  ordinal: number;
   title: string;
   url: string | null;
   content: string;
@@ -42,7 +44,16 @@ export interface RetrievedChunk {
 }
 
 /** Chunks offered to the prompt, best first; the prompt takes what fits its budget. */
-const OFFERED = 30;
+const OFFERED = 40;
+/** The best chunks, whose neighbours come before any lesser match (passages, not snippets). */
+const SEEDS = 12;
+/**
+ * Full-text hits, and vector hits, whose neighbours each search brings in its
+ * own round trip: the seeds are nearly always among them (fusion, diversity and
+ * the exact-form bonus move a few). A seed outside them comes without its
+ * neighbours rather than with another round trip.
+ */
+const NEIGHBOURS_OF = 12;
 /** Ranked full-text and vector candidates fetched before fusion and diversity. */
 const CANDIDATES = 40;
 /** Candidates gathered per question term (bounds the cost on a 100,000-chunk base). */
@@ -91,7 +102,7 @@ export async function retrieveChunks(
   const withVector = deps.db.vector && input.provider !== undefined && input.provider !== null;
   const words = questionWords(input.query);
   const { related, dictionaryWords } = thesaurusFor(words);
-  const search = {
+  const params = {
     language: input.bot.language,
     words,
     limit: CANDIDATES,
@@ -102,24 +113,76 @@ export async function retrieveChunks(
     related,
     relatedWeight: RELATED_WEIGHT,
     dictionaryWords,
+    neighboursOf: NEIGHBOURS_OF,
   };
   const ranked = words.length
     ? cachedRankedSearch(
       deps.sql,
       input.knowledgeGeneration,
-      [input.workspaceId, input.bot.id, search],
-      () => searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, search),
+      [input.workspaceId, input.bot.id, params],
+      () => searchChunksRanked(deps.sql, input.workspaceId, input.bot.id, params),
     )
-    : Promise.resolve<RankedSearch>({ hits: [], terms: [], botHasEmbeddings: withVector });
-  const [text, vector] = await Promise.all([
-    ranked.then(exactFormBonus),
+    : Promise.resolve<RankedSearch>({
+      hits: [],
+      terms: [],
+      botHasEmbeddings: withVector,
+      near: [],
+      nearOf: [],
+    });
+  const [search, vector] = await Promise.all([
+    ranked,
     // A failed search fails the text side; the flag's copy of it must not be
     // a second, unhandled rejection (vectorCandidates may never await it).
     withVector
       ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings, () => false))
-      : [],
+      : NO_VECTORS,
   ]);
-  return diversify(fuse(text, vector)).slice(0, limit);
+  const best = diversify(fuse(exactFormBonus(search), vector.hits));
+  return withNeighbours(best, [...search.near, ...vector.near]).slice(0, limit);
+}
+
+/**
+ * Passages, not snippets. A chunk is a section, or a part of one, and the one
+ * that shares the question's words is often not the one that answers: the
+ * steps follow the heading that matched, the rule comes after the intro that
+ * named the feature. So the SEEDS best chunks come first, then the chunk after
+ * and the chunk before each of them (best seed first), and only then the
+ * lesser matches, which rarely hold the answer when the best ones do not. A
+ * neighbour scores half its seed. The search brought the neighbours of its
+ * best hits (NEIGHBOURS_OF).
+ */
+function withNeighbours(
+  ranked: RetrievedChunk[],
+  near: Omit<ChunkHit, "score">[],
+): RetrievedChunk[] {
+  const seeds = ranked.slice(0, SEEDS);
+  if (!seeds.length) return ranked;
+  const place = (sourceId: number, ordinal: number) => `${sourceId}:${ordinal}`;
+  const taken = new Set(seeds.map((c) => place(c.sourceId, c.ordinal)));
+  const wanted = [1, -1].flatMap((step) =>
+    seeds.map((seed) => ({ seed, sourceId: seed.sourceId, ordinal: seed.ordinal + step }))
+  ).filter((w) => w.ordinal >= 0 && !taken.has(place(w.sourceId, w.ordinal)));
+  const found = new Map(near.map((n) => [place(n.source_id, n.ordinal), n]));
+  const out = [...seeds];
+  for (const { seed, sourceId, ordinal } of wanted) {
+    const n = found.get(place(sourceId, ordinal));
+    if (!n || taken.has(place(sourceId, ordinal))) continue;
+    taken.add(place(sourceId, ordinal));
+    out.push({
+      id: n.id,
+      sourceId: n.source_id,
+      sourceTitle: n.source_title,
+      ordinal: n.ordinal,
+      title: n.title,
+      url: n.url,
+      content: n.content,
+      score: seed.score / 2,
+    });
+  }
+  for (const c of ranked.slice(SEEDS)) {
+    if (!taken.has(place(c.sourceId, c.ordinal))) out.push(c);
+  }
+  return out;
 }
 
 /** The question's distinct words, lower-cased, as typed (the database stems them). */
@@ -186,24 +249,28 @@ async function vectorCandidates(
     provider?: ProviderClient | null | Promise<ProviderClient | null>;
   },
   botHasEmbeddings: Promise<boolean>,
-): Promise<ChunkHit[]> {
+): Promise<VectorSearch> {
   const provider = await input.provider;
   const model = provider?.info.embeddingModel;
-  if (!provider || !model || !await botHasEmbeddings) return [];
+  if (!provider || !model || !await botHasEmbeddings) return NO_VECTORS;
   try {
     const [embedding] = await embedTexts(provider.client, model, [input.query]);
-    if (!embedding) return [];
+    if (!embedding) return NO_VECTORS;
     return await searchChunksVector(deps.sql, input.workspaceId, input.bot.id, {
       embedding,
       limit: CANDIDATES,
       minSimilarity: MIN_SIMILARITY,
+      neighboursOf: NEIGHBOURS_OF,
     });
   } catch (err) {
     // The answer can still come from full-text; the provider error shows up in the chat call.
     deps.log.warn("query embedding failed; full-text only", { err: String(err) });
-    return [];
+    return NO_VECTORS;
   }
 }
+
+type VectorSearch = Pick<RankedSearch, "hits" | "near" | "nearOf">;
+const NO_VECTORS: VectorSearch = { hits: [], near: [], nearOf: [] };
 
 /**
  * Score-aware fusion of the full-text list (BM25 scores) and the vector list
@@ -221,6 +288,7 @@ export function fuse(text: ChunkHit[], vector: ChunkHit[]): RetrievedChunk[] {
         id: hit.id,
         sourceId: hit.source_id,
         sourceTitle: hit.source_title,
+        ordinal: hit.ordinal,
         title: hit.title,
         url: hit.url,
         content: hit.content,

@@ -21,8 +21,9 @@ const BOTS = [
   "crowding",
   "vec-stub",
   "vec-sharp",
+  "passages",
 ];
-const FULL_TEXT_ONLY = ["typos-bot", "code-sample", "thesaurus"];
+const FULL_TEXT_ONLY = ["typos-bot", "code-sample", "thesaurus", "passages"];
 
 function seed() {
   const s = standardSeed();
@@ -136,15 +137,46 @@ Deno.test("retrieval: what reaches the prompt", serverTestOptions, async (t) => 
         ].join("\n\n"),
       );
       const knowledge = await ask("headings", "how do I rename an album on mobile?");
+      // One passage in reading order: the document's title opens it, and each
+      // chunk's heading path stands right above its text.
+      assertOk(knowledge.includes("[1] Photo albums\n"), knowledge);
       assertOk(
         knowledge.includes(
-          "Photo albums — Rename an album › On mobile\nTap the three dots and choose a new name.",
+          "Rename an album › On mobile\nTap the three dots and choose a new name.",
         ),
         knowledge,
       );
       assertOk(
         knowledge.indexOf("Rename an album › On mobile") < knowledge.indexOf("Share an album"),
         "the renaming passage comes before the sharing one",
+      );
+    });
+
+    await t.step("the section after the one that matched comes along, in one passage", async () => {
+      // The answer ("45 days") shares no word with the question: only its place
+      // in the text, right after the section that matched, brings it.
+      await train(
+        "passages",
+        "Leaving us",
+        [
+          "## Close your account",
+          "Open Settings, choose Account, then Close account.",
+          "## Afterwards",
+          "Your photos stay downloadable for 45 days, then they are erased for good.",
+        ].join("\n\n"),
+      );
+      await train(
+        "passages",
+        "Sharing",
+        "## Shared albums\n\nAnyone with an account can join a shared album from its link.",
+      );
+      const knowledge = await ask("passages", "how do I close my account?");
+      assertOk(
+        knowledge.includes(
+          "[1] Leaving us — Close your account\nOpen Settings, choose Account, then Close account." +
+            "\nAfterwards\nYour photos stay downloadable for 45 days",
+        ),
+        `the section after the matched one is missing or apart:\n${knowledge}`,
       );
     });
 

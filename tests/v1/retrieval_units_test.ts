@@ -7,6 +7,11 @@ import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { chunkText, chunkTitle } from "../../domain/knowledge/chunk_text.ts";
 import { diversify, fuse } from "../../domain/knowledge/retrieve_chunks.ts";
 import type { ChunkHit } from "../../db/knowledge.ts";
+import {
+  chunksWithinBudget as fitChunks,
+  knowledgePassages,
+} from "../../domain/ai/knowledge_block.ts";
+import { estimateTokens } from "../../domain/ai/token_budget.ts";
 
 Deno.test("chunking follows headings, then paragraphs, with overlap between chunks", () => {
   const para = (w: string) => Array.from({ length: 60 }, () => w).join(" ") + ".";
@@ -66,6 +71,7 @@ const hit = (id: number, score: number, sourceId = 1): ChunkHit => ({
   id,
   source_id: sourceId,
   source_title: `S${sourceId}`,
+  ordinal: id,
   title: `t${id}`,
   url: null,
   content: `c${id}`,
@@ -98,4 +104,50 @@ Deno.test("diversity: a source's later chunks count less, so another source gets
   const order = diversify(fuse([...many, other], [])).map((c) => c.id);
   assertOk(order.indexOf(9) < 4, `source 2 should not wait behind all of source 1: ${order}`);
   assertEquals(order.filter((id) => id !== 9), [1, 2, 3, 4, 5], "each source keeps its order");
+});
+
+Deno.test("passages: neighbours join in reading order, and the block stays within its budget", () => {
+  const chunk = (sourceId: number, ordinal: number, heading: string, content: string) => ({
+    id: sourceId * 100 + ordinal,
+    sourceId,
+    sourceTitle: `Doc ${sourceId}`,
+    ordinal,
+    title: heading ? `Doc ${sourceId} — ${heading}` : `Doc ${sourceId}`,
+    url: null,
+    content,
+    score: 1,
+  });
+  // Ranked: a seed, another source, then the seed's neighbours after and before it.
+  const ranked = [
+    chunk(1, 5, "Steps", "Open the menu."),
+    chunk(2, 0, "", "Unrelated."),
+    chunk(1, 6, "Steps › On mobile", "Tap the dots."),
+    chunk(1, 4, "Steps", "Before you start."),
+  ];
+  assertEquals(
+    knowledgePassages(fitChunks(ranked, 1000)),
+    "[1] Doc 1 — Steps\nBefore you start.\nOpen the menu.\nSteps › On mobile\nTap the dots." +
+      "\n\n[2] Doc 2\nUnrelated.",
+  );
+  // Whatever mix of lone and joined chunks, what is shown never costs more than was charged.
+  const words = "lorem ipsum dolor sit amet consectetur adipiscing elit".split(" ");
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 200; round++) {
+    const many = Array.from({ length: 40 }, () => {
+      const text = Array.from(
+        { length: 5 + Math.floor(next() * 80) },
+        () => words[Math.floor(next() * words.length)],
+      ).join(" ");
+      return chunk(
+        1 + Math.floor(next() * 4),
+        Math.floor(next() * 12),
+        `H${Math.floor(next() * 3)}`,
+        text,
+      );
+    }).filter((c, i, all) => all.findIndex((o) => o.id === c.id) === i);
+    const budget = 50 + Math.floor(next() * 400);
+    const fitted = fitChunks(many, budget);
+    assertOk(estimateTokens(knowledgePassages(fitted)) <= budget, `round ${round}`);
+  }
 });
