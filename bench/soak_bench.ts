@@ -68,7 +68,11 @@ export async function run(): Promise<string> {
   const minutes = num("SOAK_MINUTES", 30);
   const windowMinutes = num("SOAK_WINDOW_MINUTES", 5);
   const socketCount = num("SOAK_SOCKETS", 2000);
-  const { cluster, close } = await withDatabase(pg, () => startTestCluster());
+  // Every socket comes from this one address: lift the per-address cap (100) for the run.
+  const { cluster, close } = await withDatabase(
+    pg,
+    () => startTestCluster({ env: { REALTIME_MAX_PER_IP: String(socketCount + 100) } }),
+  );
   const lb = cluster.url;
   const site = startLocalSite(() => {
     const routes: Record<string, ReturnType<typeof page>> = {};
