@@ -19,12 +19,21 @@ export interface TestCluster {
 }
 
 export async function startTestCluster(
-  opts: { instances?: number; chunkDelayMs?: number; env?: Record<string, string> } = {},
+  opts: {
+    instances?: number;
+    chunkDelayMs?: number;
+    env?: Record<string, string>;
+    /** The seeded workspaces' monthly message limit (null: unlimited, for long runs). */
+    monthlyLimit?: number | null;
+  } = {},
 ): Promise<TestCluster> {
   const db = (await createTestDatabase())!;
   const dataDir = await Deno.makeTempDir({ prefix: "parley-cluster-" });
   const seedFile = `${dataDir}/seed.json`;
-  await Deno.writeTextFile(seedFile, JSON.stringify(standardSeed()));
+  await Deno.writeTextFile(
+    seedFile,
+    JSON.stringify(standardSeed({ monthlyLimit: opts.monthlyLimit })),
+  );
   const ai = startFakeAi({ reply: "We ship to every country in Europe within five days." });
   ai.chunkDelayMs = opts.chunkDelayMs ?? 0;
   let cluster: Cluster;
