@@ -23,8 +23,8 @@ export async function startTestCluster(
     instances?: number;
     chunkDelayMs?: number;
     env?: Record<string, string>;
-    /** The seeded workspaces' monthly message limit (null: unlimited, for long runs). */
-    monthlyLimit?: number | null;
+    /** The seeded test plan's monthly message limit (long runs lift it). */
+    monthlyLimit?: number;
   } = {},
 ): Promise<TestCluster> {
   const db = (await createTestDatabase())!;
