@@ -4,13 +4,12 @@ import { portalProcedure } from "../trpc.ts";
 import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
 import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
-import { providerInfo } from "../../domain/ai/providers.ts";
-
-// An unknown code is a 422 on `provider` (not a 404), reported with any body errors.
-const provider = z.string().refine(
-  (code) => providerInfo(code) !== null,
-  "The selected provider is invalid.",
-);
+import {
+  apiKeyField,
+  providerCode as provider,
+  providerKeyList,
+  storedProviderKey,
+} from "../schemas/provider_keys.ts";
 
 export const listKeys = portalProcedure
   .meta({
@@ -22,14 +21,7 @@ export const listKeys = portalProcedure
     },
   })
   .input(z.object({}))
-  .output(z.object({
-    data: z.array(z.object({
-      provider: z.string(),
-      label: z.string(),
-      last_four: z.string().nullable(),
-      configured: z.boolean(),
-    })),
-  }))
+  .output(providerKeyList)
   .query(async ({ ctx }) => ({
     data: await listProviderKeyViews(ctx.deps.sql, ctx.auth!.workspace.id),
   }));
@@ -46,10 +38,8 @@ export const putKey = portalProcedure
     },
     permission: "manage-workspace",
   })
-  .input(z.object({ provider, api_key: z.string().trim().min(1).max(300) }))
-  .output(z.object({
-    data: z.object({ provider: z.string(), last_four: z.string(), configured: z.boolean() }),
-  }))
+  .input(z.object({ provider, api_key: apiKeyField }))
+  .output(storedProviderKey)
   .mutation(async ({ ctx, input }) => ({
     data: await setProviderKey(ctx.deps.sql, ctx.deps.appKey, ctx.auth!.workspace.id, {
       provider: input.provider,
