@@ -66,7 +66,8 @@ async function waitReady(url: string, exited: () => boolean, timeoutMs = 90_000)
   throw new Error(`${url} was not ready (${exited() ? "the process exited" : "timed out"})`);
 }
 
-function spawnInstance(
+/** One instance as a process of its own (not started: call `start()`); the tests use it alone too. */
+export function spawnInstance(
   index: number,
   port: number,
   realtimePort: number,

@@ -9,6 +9,7 @@
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { type ServerProcess, startServerProcess } from "../helpers/server_process.ts";
 import { REALTIME_KEY } from "./pusher_helpers.ts";
 
 const MiB = 1 << 20;
@@ -123,24 +124,45 @@ async function stream(conn: Deno.Conn, chunks: () => Uint8Array[], total: number
   return sent;
 }
 
-function rss(): number {
-  return Deno.memoryUsage().rss;
+/** Samples the server process's RSS every 50 ms until stopped; the growth at peak. */
+function peakGrowth(server: ServerProcess) {
+  let before = 0;
+  let peak = 0;
+  let sampling = true;
+  const loop = (async () => {
+    before = await server.rss();
+    peak = before;
+    while (sampling) {
+      peak = Math.max(peak, await server.rss());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    started: new Promise<void>((r) => setTimeout(r, 60)),
+    async stop(): Promise<number> {
+      sampling = false;
+      await loop;
+      return peak - before;
+    },
+  };
 }
 
+// The server runs as a process of its own: its RSS is then its own, not the test
+// runner's (which holds every file of a parallel run).
 Deno.test("realtime: socket limits hold memory flat", serverTestOptions, async (t) => {
-  const s = await startTestServer({ env: { REALTIME_MAX_PER_IP: "8" } });
+  const server = await startServerProcess({ env: { REALTIME_MAX_PER_IP: "8" } });
+  const port = server.instance.realtimePort;
   const payload = new Uint8Array(64 * 1024).fill(0x61);
   try {
     // Warm the server's socket path once, so the baseline includes its code and buffers.
-    const warm = await rawSocket(s.realtimePort);
+    const warm = await rawSocket(port);
     await warm.close();
     await new Promise((r) => setTimeout(r, 300));
 
     await t.step("endless fragmented messages: 1009, memory flat", async () => {
-      const before = rss();
-      let peak = before;
-      const sampler = setInterval(() => peak = Math.max(peak, rss()), 50);
-      const sockets = await Promise.all([1, 2, 3, 4].map(() => rawSocket(s.realtimePort)));
+      const sampler = peakGrowth(server);
+      await sampler.started;
+      const sockets = await Promise.all([1, 2, 3, 4].map(() => rawSocket(port)));
       try {
         const sent = await Promise.all(sockets.map((sock) => {
           let first = true;
@@ -153,30 +175,27 @@ Deno.test("realtime: socket limits hold memory flat", serverTestOptions, async (
           return stream(sock.conn, chunks, 64 * MiB);
         }));
         for (const sock of sockets) assertEquals(await sock.closeCode(), 1009);
-        clearInterval(sampler);
-        const grew = peak - before;
+        const grew = await sampler.stop();
         console.log(
           `fragmented: sent ${sent.map((b) => (b / MiB).toFixed(1)).join(", ")} MiB; ` +
             `server RSS +${(grew / MiB).toFixed(1)} MiB at peak`,
         );
         assertOk(grew < RSS_BOUND, `RSS grew by ${(grew / MiB).toFixed(1)} MiB`);
       } finally {
-        clearInterval(sampler);
+        await sampler.stop();
         for (const sock of sockets) await sock.close();
       }
     });
 
     await t.step("a 60 MiB frame: 1009 from its header, memory flat", async () => {
-      const before = rss();
-      let peak = before;
-      const sampler = setInterval(() => peak = Math.max(peak, rss()), 50);
-      const sock = await rawSocket(s.realtimePort);
+      const sampler = peakGrowth(server);
+      await sampler.started;
+      const sock = await rawSocket(port);
       try {
         await writeAll(sock.conn, header(true, 1, 60 * MiB));
         const sent = await stream(sock.conn, () => [payload], 60 * MiB);
         assertEquals(await sock.closeCode(), 1009);
-        clearInterval(sampler);
-        const grew = peak - before;
+        const grew = await sampler.stop();
         console.log(
           `single frame: sent ${(sent / MiB).toFixed(1)} MiB; server RSS +${
             (grew / MiB).toFixed(1)
@@ -184,11 +203,18 @@ Deno.test("realtime: socket limits hold memory flat", serverTestOptions, async (
         );
         assertOk(grew < RSS_BOUND, `RSS grew by ${(grew / MiB).toFixed(1)} MiB`);
       } finally {
-        clearInterval(sampler);
+        await sampler.stop();
         await sock.close();
       }
     });
+  } finally {
+    await server.stop();
+  }
+});
 
+Deno.test("realtime: protocol errors and the per-address cap", serverTestOptions, async (t) => {
+  const s = await startTestServer({ env: { REALTIME_MAX_PER_IP: "8" } });
+  try {
     await t.step("an unmasked client frame: close 1002", async () => {
       const sock = await rawSocket(s.realtimePort);
       try {
@@ -203,8 +229,8 @@ Deno.test("realtime: socket limits hold memory flat", serverTestOptions, async (
     });
 
     await t.step("one address: at most REALTIME_MAX_PER_IP sockets, then 4101", async () => {
-      await new Promise((r) => setTimeout(r, 2000)); // the sockets cut above give their slots back
       const held = [];
+      await new Promise((r) => setTimeout(r, 2000)); // the socket cut above gives its slot back
       for (let i = 0; i < 8; i++) held.push(await rawSocket(s.realtimePort));
       const over = await rawSocket(s.realtimePort);
       try {
