@@ -22,7 +22,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Window {
   errors: string[];
   replyToEvent: number[];
+  /** The same, for replies to a conversation started this window (a few messages long). */
+  freshReplyToEvent: number[];
   firstDelta: number[];
+  /** The machine's 1-minute load average, sampled every 10 s. */
+  load: number[];
   streams: number;
   replies: number;
   heartbeats: number;
@@ -31,7 +35,9 @@ interface Window {
 const newWindow = (): Window => ({
   errors: [],
   replyToEvent: [],
+  freshReplyToEvent: [],
   firstDelta: [],
+  load: [],
   streams: 0,
   replies: 0,
   heartbeats: 0,
@@ -109,7 +115,9 @@ export async function run(): Promise<string> {
   sub.channel.bind("message.created", (d: { message: { content: string } }) => {
     const t0 = sentAt.get(d.message.content);
     if (t0 !== undefined) {
-      current.replyToEvent.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      if (d.message.content.startsWith("soak fresh")) current.freshReplyToEvent.push(ms);
+      else current.replyToEvent.push(ms);
       sentAt.delete(d.message.content);
     }
   });
@@ -137,10 +145,21 @@ export async function run(): Promise<string> {
       await sleep(200);
     }
   };
+  // Every other reply goes to a conversation started in the current window: beside the one
+  // conversation that grows all run long, it tells growth from the state of the machine.
+  let fresh = { window: null as Window | null, conversation: "" };
+  const replyTarget = async (w: Window, i: number) => {
+    if (i % 2 === 0) return { conversation, marker: `soak reply ${i}` };
+    if (fresh.window !== w) {
+      const r = await readStream(lb, "acme-helper", { visitor_id: `v_fresh_${i}`, message: "Hi" });
+      fresh = { window: w, conversation: r.events[0]!.data.conversation_id as string };
+    }
+    return { conversation: fresh.conversation, marker: `soak fresh ${i}` };
+  };
   const replyLoop = async () => {
     while (running) {
       const w = current;
-      const marker = `soak reply ${++n}`;
+      const { conversation, marker } = await replyTarget(w, ++n);
       sentAt.set(marker, performance.now());
       const res = await fetch(`${lb}/api/agent/conversations/${conversation}/reply`, {
         method: "POST",
@@ -196,7 +215,14 @@ export async function run(): Promise<string> {
     if (res.status !== 201) w.errors.push(`crawl ${res.status}`);
   };
 
-  const loops = [streamLoop(), streamLoop(), replyLoop(), heartbeatLoop()];
+  const loadLoop = async () => {
+    while (running) {
+      const [one] = (await Deno.readTextFile("/proc/loadavg")).split(" ");
+      current.load.push(Number(one));
+      await sleep(10_000);
+    }
+  };
+  const loops = [streamLoop(), streamLoop(), replyLoop(), heartbeatLoop(), loadLoop()];
   const rows: string[] = [];
   const windows = Math.max(1, Math.round(minutes / windowMinutes));
   for (let i = 0; i < windows; i++) {
@@ -211,9 +237,13 @@ export async function run(): Promise<string> {
         (i + 1) * windowMinutes
       } min | ${w.streams} / ${w.replies} / ${w.heartbeats} | ${w.errors.length}${
         w.errors.length ? ` (${[...new Set(w.errors)].slice(0, 3).join("; ")})` : ""
-      } | ${f(w.replyToEvent, 0.5)} / ${f(w.replyToEvent, 0.99)} | ${f(w.firstDelta, 0.5)} / ${
-        f(w.firstDelta, 0.99)
-      } | ${rss.map((r) => r.toFixed(0)).join(" / ")} |`,
+      } | ${f(w.replyToEvent, 0.5)} / ${f(w.replyToEvent, 0.99)} | ${
+        f(w.freshReplyToEvent, 0.5)
+      } / ${f(w.freshReplyToEvent, 0.99)} | ${f(w.firstDelta, 0.5)} / ${f(w.firstDelta, 0.99)} | ${
+        rss.map((r) => r.toFixed(0)).join(" / ")
+      } | ${
+        w.load.length ? (w.load.reduce((a, b) => a + b, 0) / w.load.length).toFixed(1) : "–"
+      } |`,
     );
     console.error(rows.at(-1));
   }
@@ -229,8 +259,11 @@ export async function run(): Promise<string> {
     `${socketCount} idle sockets answering pings, two widget stream loops, one agent reply loop ` +
     "(4 per second), 20 widget heartbeats every 5 s, a crawl of a 21-page local site per window.",
     "",
-    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) |",
-    "|---|---|---|---|---|---|",
+    "Replies alternate between the conversation that grows all run long and one started in the " +
+    "window (the baseline beside it); load is the machine's mean 1-minute load average.",
+    "",
+    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | load |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }
