@@ -4,8 +4,9 @@
  * the `orders(query: "email:...")` connection in Shopify's shape (`nodes`,
  * `totalPriceSet.shopMoney`, display statuses in upper case), the
  * `products(first, after)` connection with cursor pagination (`pageInfo`,
- * opaque cursors, at most `first` per page), a 401 with Shopify's error body
- * for a wrong token, and a failing or hanging mode.
+ * opaque cursors, at most `first` per page), the `shop` and
+ * `currentAppInstallation.accessScopes` a connection test asks, a 401 with
+ * Shopify's error body for a wrong token, and a failing or hanging mode.
  */
 
 export interface FakeProduct {
@@ -55,6 +56,10 @@ export interface FakeShopify {
   products: FakeProduct[];
   /** Other stores behind the same origin, by access token: their products. */
   otherStores: Record<string, FakeProduct[]>;
+  /** What `shop { name myshopifyDomain currencyCode }` answers. */
+  shop: { name: string; myshopifyDomain: string; currencyCode: string };
+  /** The access scopes granted to the token (`currentAppInstallation.accessScopes`). */
+  scopes: string[];
   requests: ShopifyRequestRecord[];
   close(): Promise<void>;
 }
@@ -67,6 +72,8 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
     orders: [] as FakeOrder[],
     products: [] as FakeProduct[],
     otherStores: {} as Record<string, FakeProduct[]>,
+    shop: { name: "Acme Store", myshopifyDomain: "acme-store.myshopify.com", currencyCode: "EUR" },
+    scopes: ["read_orders", "read_products", "read_customers"],
     requests: [] as ShopifyRequestRecord[],
   };
   const server = Deno.serve(
@@ -96,6 +103,16 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
         return Response.json({
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
         }, { status: 401 });
+      }
+      if (/\bshop\s*\{/.test(String(body.query ?? ""))) {
+        return Response.json({
+          data: {
+            shop: state.shop,
+            currentAppInstallation: {
+              accessScopes: state.scopes.map((handle) => ({ handle })),
+            },
+          },
+        });
       }
       if (/\bproducts\s*\(/.test(String(body.query ?? ""))) {
         const products = other ?? state.products;
