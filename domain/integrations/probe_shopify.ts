@@ -2,8 +2,9 @@
  * "Test connection" for a storefront: one Admin API query through the same
  * official client and guard as customer context and the catalogue, asking
  * the store's name, domain and currency and the scopes the token was
- * granted. Each failure is named: a refused token (401), an unknown shop
- * (404), a frozen store (402), Shopify's own trouble (5xx), no answer.
+ * granted. Each failure is named: a redirect (a public domain, not the
+ * myshopify.com one), a refused token (401), an unknown shop (404), a frozen
+ * store (402), Shopify's own trouble (5xx), no answer.
  */
 import { createAdminApiClient } from "@shopify/admin-api-client";
 import { SHOPIFY_API_VERSION } from "../customer_context/shopify_orders.ts";
@@ -43,7 +44,7 @@ export async function probeShopify(
   }));
   if (thrown) return failed(noAnswer(shop.domain, thrown, guard.timeoutMs));
   const status = res.errors?.networkStatusCode;
-  if (status && status >= 400) return failed(refusal(shop.domain, status));
+  if (status && status >= 300) return failed(refusal(shop.domain, status));
   const gqlError = res.errors?.graphQLErrors?.[0]?.message;
   if (res.errors || !res.data?.shop) {
     return failed(
@@ -70,6 +71,11 @@ export async function probeShopify(
 }
 
 function refusal(domain: string, status: number): string {
+  if (status < 400) {
+    // Redirects are not followed (guarded_fetch): a store's public domain redirects.
+    return `${domain} redirects elsewhere (${status}): use the store's myshopify.com domain, ` +
+      "not its public one.";
+  }
   switch (status) {
     case 401:
       return "Shopify refused the access token (401). Use the Admin API access token " +

@@ -247,6 +247,10 @@ Deno.test("dashboard integrations", serverTestOptions, async (t) => {
         assertEquals(r.status, 200);
         assertEquals(r.body.ok, false);
         assertOk(/Shopify answered 500/.test(r.body.message), r.body.message);
+        shopify.mode = "redirect";
+        const moved = await call("POST", "/api/dashboard/integrations/storefront/test", owner, {});
+        assertEquals(moved.body.ok, false);
+        assertOk(/redirects elsewhere \(301\): use the store's myshopify/.test(moved.body.message));
         shopify.mode = "hang";
         const started = Date.now();
         const h = await call("POST", "/api/dashboard/integrations/storefront/test", owner, {});

@@ -51,7 +51,8 @@ export interface FakeShopify {
   /** host:port, for CRAWL_ALLOW_HOSTS. */
   hostPort: string;
   accessToken: string;
-  mode: "ok" | "server_error" | "hang";
+  /** `redirect`: a 301 to the storefront, as a shop's public domain answers. */
+  mode: "ok" | "server_error" | "hang" | "redirect";
   orders: FakeOrder[];
   products: FakeProduct[];
   /** Other stores behind the same origin, by access token: their products. */
@@ -94,6 +95,12 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
       if (state.mode === "hang") {
         await new Promise((r) => setTimeout(r, 30_000));
         return new Response("late");
+      }
+      if (state.mode === "redirect") {
+        return new Response(null, {
+          status: 301,
+          headers: { location: "https://shop.example.com/" },
+        });
       }
       if (state.mode === "server_error") {
         return Response.json({ errors: "Internal Server Error" }, { status: 500 });
