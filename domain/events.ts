@@ -98,6 +98,18 @@ export type ParleyEvent =
     sourceId: number;
     action: string;
   }
+  | {
+    /**
+     * A storefront or billing credential was linked (or replaced) or unlinked
+     * from the dashboard: the record of who changed what, for subscribers
+     * that keep one. The credential itself never travels.
+     */
+    type: "integration.changed";
+    workspaceId: number;
+    service: "storefront" | "billing";
+    action: "linked" | "unlinked";
+    actorUserId: number;
+  }
   /** A token was revoked (sign-out): the realtime subscriptions it authorised end on every instance. */
   | { type: "token.revoked"; workspaceId: number; tokenId: number };
 

@@ -3,8 +3,8 @@
  * the last sync's state and product count, and an on-demand sync.
  */
 import type { Executor } from "../../db/client.ts";
-import { findCatalogueSync, setCatalogueSync } from "../../db/catalogue.ts";
-import { listIntegrations } from "../../db/workspace_integrations.ts";
+import { type CatalogueSync, findCatalogueSync, setCatalogueSync } from "../../db/catalogue.ts";
+import { type IntegrationRow, listIntegrations } from "../../db/workspace_integrations.ts";
 import type { Kv } from "../../kv/kv.ts";
 import { Invalid } from "../errors.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
@@ -29,6 +29,14 @@ export async function catalogueStatus(
     listIntegrations(sql, workspaceId).then((all) => all.find((i) => i.service === "storefront")),
     findCatalogueSync(sql, workspaceId),
   ]);
+  return catalogueStatusOf(store, sync);
+}
+
+/** The status from the linked store's row and the last sync's, read by the caller. */
+export function catalogueStatusOf(
+  store: IntegrationRow | undefined,
+  sync: CatalogueSync | null,
+): CatalogueStatus {
   return {
     linked: store !== undefined,
     shop: store?.account ?? null,

@@ -3,16 +3,17 @@
  * by the e-mail on the conversation. Each side degrades instead of failing:
  * not linked → `connected: false` (no orders, `data` null); linked but the
  * call fails or times out → `connected: true`, no orders or `data` null, and
- * a warning in the log; never a 500. Answers are cached per conversation for
- * CACHE_SECONDS (failures are not, so a recovered service shows at once).
+ * a warning in the log; never a 500. Answers are cached per conversation and
+ * links for CACHE_SECONDS (failures are not, so a recovered service shows at
+ * once; a link changed shows at once too).
  */
 import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { type IntegrationRow, listIntegrations } from "../../db/workspace_integrations.ts";
-import { hostAllowancePolicy } from "../crawl/host_allowance.ts";
 import { NotFound } from "../errors.ts";
 import { CONVERSATION_NOT_FOUND } from "../assist/assist_target.ts";
 import { readCredential } from "./integration_credentials.ts";
+import { integrationGuard } from "./integration_guard.ts";
 import { fetchShopifyOrders, type StorefrontOrder } from "./shopify_orders.ts";
 import { type BillingData, fetchStripeBilling } from "./stripe_billing.ts";
 
@@ -28,18 +29,19 @@ export async function customerContext(
   deps: AppDeps,
   input: { workspaceId: number; conversationId: string },
 ): Promise<CustomerContext> {
-  const conversation = await findConversationByPublicId(
-    deps.sql,
-    input.workspaceId,
-    input.conversationId,
-  );
+  const [conversation, linked] = await Promise.all([
+    findConversationByPublicId(deps.sql, input.workspaceId, input.conversationId),
+    listIntegrations(deps.sql, input.workspaceId),
+  ]);
   if (!conversation) throw new NotFound(CONVERSATION_NOT_FOUND);
-  const cacheKey = `customer-context:${conversation.id}`;
+  // The key names the links it was read through: unlinking or replacing a
+  // credential shows at once, not after CACHE_SECONDS.
+  const links = linked.map((r) => `${r.service}@${r.updated_at.getTime()}`).join(",");
+  const cacheKey = `customer-context:${conversation.id}:${links}`;
   const cached = await deps.kv.getCached(cacheKey).catch(() => null);
   if (cached) return JSON.parse(cached) as CustomerContext;
 
   const email = conversation.visitor_email;
-  const linked = await listIntegrations(deps.sql, input.workspaceId);
   const storefrontRow = linked.find((r) => r.service === "storefront");
   const billingRow = linked.find((r) => r.service === "billing");
   let failed = false;
@@ -73,14 +75,6 @@ export async function customerContext(
   return result;
 }
 
-function guard(deps: AppDeps, baseUrl: string | null) {
-  return {
-    policy: (url: URL) => hostAllowancePolicy(deps.config.integrationAllowHosts, url),
-    timeoutMs: deps.config.customerContextTimeoutMs,
-    baseUrl,
-  };
-}
-
 async function storefrontOrders(
   deps: AppDeps,
   row: IntegrationRow,
@@ -90,11 +84,11 @@ async function storefrontOrders(
   return await fetchShopifyOrders(
     { domain: row.account!, accessToken },
     email,
-    guard(deps, deps.config.shopifyBaseUrl),
+    integrationGuard(deps.config, "storefront"),
   );
 }
 
 async function billingData(deps: AppDeps, row: IntegrationRow, email: string) {
   const secretKey = await readCredential(deps.appKey, row);
-  return await fetchStripeBilling(secretKey, email, guard(deps, deps.config.stripeBaseUrl));
+  return await fetchStripeBilling(secretKey, email, integrationGuard(deps.config, "billing"));
 }

@@ -14,6 +14,12 @@ export interface GuardOptions {
   timeoutMs: number;
   /** Origin to call instead of the library's (`http://127.0.0.1:8001`), or null. */
   baseUrl?: string | null;
+  /**
+   * Told of a call that failed before any answer (refused by the policy,
+   * past its deadline, unreachable): the official clients wrap these in
+   * their own vaguer errors, and a connection test wants the cause.
+   */
+  onFailure?: (err: unknown) => void;
 }
 
 export function guardedFetch(opts: GuardOptions): typeof fetch {
@@ -24,11 +30,16 @@ export function guardedFetch(opts: GuardOptions): typeof fetch {
       const base = new URL(opts.baseUrl);
       url = new URL(url.pathname + url.search, base);
     }
-    await assertAddressAllowed(url, opts.policy(url));
     const deadline = AbortSignal.timeout(opts.timeoutMs);
     const callerSignal = init?.signal ?? request?.signal;
     const signal = callerSignal ? AbortSignal.any([deadline, callerSignal]) : deadline;
-    if (request) return await fetch(new Request(url, request), { redirect: "manual", signal });
-    return await fetch(url, { ...init, redirect: "manual", signal });
+    try {
+      await assertAddressAllowed(url, opts.policy(url));
+      if (request) return await fetch(new Request(url, request), { redirect: "manual", signal });
+      return await fetch(url, { ...init, redirect: "manual", signal });
+    } catch (err) {
+      opts.onFailure?.(err);
+      throw err;
+    }
   };
 }

@@ -7,13 +7,14 @@
 import type { Executor } from "../../db/client.ts";
 import {
   deleteIntegration,
+  findIntegration,
   type IntegrationRow,
   type IntegrationService,
   upsertIntegration,
 } from "../../db/workspace_integrations.ts";
 import { decryptText, encryptText } from "../auth/secrets.ts";
 import { Invalid } from "../errors.ts";
-import { deleteCatalogue } from "../../db/catalogue.ts";
+import { deleteCatalogue, setCatalogueSync } from "../../db/catalogue.ts";
 import { cancelCatalogueSync, enqueueCatalogueSync } from "../catalogue/catalogue_jobs.ts";
 
 export const SERVICES: IntegrationService[] = ["storefront", "billing"];
@@ -28,18 +29,30 @@ export interface IntegrationLink {
 
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/;
 
-export async function linkIntegration(
-  sql: Executor,
-  appKey: CryptoKey,
-  workspaceId: number,
-  link: IntegrationLink,
-): Promise<{ service: IntegrationService; account: string | null; last_four: string }> {
+/** A link's values checked and normalised (the shop's domain lower-cased, no scheme). */
+export interface ValidLink {
+  service: IntegrationService;
+  account: string | null;
+  credential: string;
+}
+
+export function validateIntegrationLink(link: IntegrationLink): ValidLink {
   if (!SERVICES.includes(link.service)) {
     throw Invalid.field("service", "The service must be storefront or billing.");
   }
   const credential = link.credential.trim();
   if (!credential || credential.length > 300) {
     throw Invalid.field("credential", "The credential must be 1 to 300 characters.");
+  }
+  if (/\s/.test(credential)) {
+    throw Invalid.field("credential", "The credential cannot contain spaces or line breaks.");
+  }
+  if (link.service === "billing" && /^pk_/.test(credential)) {
+    // The commonest mistake: the key a web page may see, which reads nothing.
+    throw Invalid.field(
+      "credential",
+      "This is a publishable key (pk_…). Customer context needs a secret key (sk_…) or a restricted key (rk_…).",
+    );
   }
   let account: string | null = null;
   if (link.service === "storefront") {
@@ -51,16 +64,36 @@ export async function linkIntegration(
       throw Invalid.field("shop", "The shop must be a domain such as acme.myshopify.com.");
     }
   }
+  return { service: link.service, account, credential };
+}
+
+export async function linkIntegration(
+  sql: Executor,
+  appKey: CryptoKey,
+  workspaceId: number,
+  link: IntegrationLink,
+  opts: { linkedBy?: number | null } = {},
+): Promise<{ service: IntegrationService; account: string | null; last_four: string }> {
+  const { service, account, credential } = validateIntegrationLink(link);
   const lastFour = credential.slice(-4);
+  const before = service === "storefront"
+    ? await findIntegration(sql, workspaceId, service, { forUpdate: true })
+    : null;
   await upsertIntegration(sql, workspaceId, {
-    service: link.service,
+    service,
     account,
     ciphertext: await encryptText(appKey, credential),
     lastFour,
+    linkedBy: opts.linkedBy ?? null,
   });
-  // A linked store's catalogue is synced at once, then periodically (domain/catalogue).
-  if (link.service === "storefront") await enqueueCatalogueSync(sql, workspaceId);
-  return { service: link.service, account, last_four: lastFour };
+  if (service === "storefront") {
+    // Another store's products must never be recommended for this one.
+    if (before && before.account !== account) await deleteCatalogue(sql, workspaceId);
+    // A linked store's catalogue is synced at once, then periodically (domain/catalogue).
+    await enqueueCatalogueSync(sql, workspaceId);
+    await setCatalogueSync(sql, workspaceId, { status: "pending" });
+  }
+  return { service, account, last_four: lastFour };
 }
 
 export async function unlinkIntegration(

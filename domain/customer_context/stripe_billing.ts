@@ -1,12 +1,12 @@
 /**
  * The billing side of customer context: the Stripe customer with the
  * visitor's e-mail and their subscriptions, through the official `stripe`
- * package (its fetch client, given our guarded fetch). Failures throw; the
- * caller degrades.
+ * package (stripe_client.ts). Failures throw; the caller degrades.
  */
 import Stripe from "stripe";
 import { formatMinorUnits } from "../money.ts";
-import { guardedFetch, type GuardOptions } from "./guarded_fetch.ts";
+import type { GuardOptions } from "./guarded_fetch.ts";
+import { stripeClient } from "./stripe_client.ts";
 
 export type BillingData =
   | { found: false }
@@ -32,21 +32,7 @@ export async function fetchStripeBilling(
   email: string,
   guard: GuardOptions,
 ): Promise<BillingData> {
-  const base = guard.baseUrl ? new URL(guard.baseUrl) : null;
-  const stripe = new Stripe(secretKey, {
-    httpClient: Stripe.createFetchHttpClient(guardedFetch({ ...guard, baseUrl: null })),
-    maxNetworkRetries: 0,
-    // No request metrics sent to Stripe with later calls.
-    telemetry: false,
-    timeout: guard.timeoutMs,
-    ...(base
-      ? {
-        host: base.hostname,
-        port: base.port || (base.protocol === "https:" ? 443 : 80),
-        protocol: base.protocol === "https:" ? "https" : "http",
-      }
-      : {}),
-  });
+  const stripe = stripeClient(secretKey, guard);
   const customers = await stripe.customers.list({ email, limit: 1 });
   const customer = customers.data[0];
   if (!customer) return { found: false };

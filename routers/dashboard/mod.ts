@@ -15,6 +15,12 @@ import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.t
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
 import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
+import {
+  linkIntegrationProcedure,
+  listIntegrationsProcedure,
+  testIntegrationProcedure,
+  unlinkIntegrationProcedure,
+} from "./integrations.ts";
 
 export const dashboardRouter = router({
   login,
@@ -54,4 +60,8 @@ export const dashboardRouter = router({
   addKnowledge,
   deleteKnowledge,
   retrainKnowledge,
+  listIntegrations: listIntegrationsProcedure,
+  linkIntegration: linkIntegrationProcedure,
+  unlinkIntegration: unlinkIntegrationProcedure,
+  testIntegration: testIntegrationProcedure,
 });

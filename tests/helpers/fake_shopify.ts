@@ -4,8 +4,9 @@
  * the `orders(query: "email:...")` connection in Shopify's shape (`nodes`,
  * `totalPriceSet.shopMoney`, display statuses in upper case), the
  * `products(first, after)` connection with cursor pagination (`pageInfo`,
- * opaque cursors, at most `first` per page), a 401 with Shopify's error body
- * for a wrong token, and a failing or hanging mode.
+ * opaque cursors, at most `first` per page), the `shop` and
+ * `currentAppInstallation.accessScopes` a connection test asks, a 401 with
+ * Shopify's error body for a wrong token, and a failing or hanging mode.
  */
 
 export interface FakeProduct {
@@ -50,11 +51,16 @@ export interface FakeShopify {
   /** host:port, for CRAWL_ALLOW_HOSTS. */
   hostPort: string;
   accessToken: string;
-  mode: "ok" | "server_error" | "hang";
+  /** `redirect`: a 301 to the storefront, as a shop's public domain answers. */
+  mode: "ok" | "server_error" | "hang" | "redirect";
   orders: FakeOrder[];
   products: FakeProduct[];
   /** Other stores behind the same origin, by access token: their products. */
   otherStores: Record<string, FakeProduct[]>;
+  /** What `shop { name myshopifyDomain currencyCode }` answers. */
+  shop: { name: string; myshopifyDomain: string; currencyCode: string };
+  /** The access scopes granted to the token (`currentAppInstallation.accessScopes`). */
+  scopes: string[];
   requests: ShopifyRequestRecord[];
   close(): Promise<void>;
 }
@@ -67,6 +73,8 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
     orders: [] as FakeOrder[],
     products: [] as FakeProduct[],
     otherStores: {} as Record<string, FakeProduct[]>,
+    shop: { name: "Acme Store", myshopifyDomain: "acme-store.myshopify.com", currencyCode: "EUR" },
+    scopes: ["read_orders", "read_products", "read_customers"],
     requests: [] as ShopifyRequestRecord[],
   };
   const server = Deno.serve(
@@ -88,6 +96,12 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
         await new Promise((r) => setTimeout(r, 30_000));
         return new Response("late");
       }
+      if (state.mode === "redirect") {
+        return new Response(null, {
+          status: 301,
+          headers: { location: "https://shop.example.com/" },
+        });
+      }
       if (state.mode === "server_error") {
         return Response.json({ errors: "Internal Server Error" }, { status: 500 });
       }
@@ -96,6 +110,16 @@ export function startFakeShopify(accessToken = "shpat_fake_token_1234"): FakeSho
         return Response.json({
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
         }, { status: 401 });
+      }
+      if (/\bshop\s*\{/.test(String(body.query ?? ""))) {
+        return Response.json({
+          data: {
+            shop: state.shop,
+            currentAppInstallation: {
+              accessScopes: state.scopes.map((handle) => ({ handle })),
+            },
+          },
+        });
       }
       if (/\bproducts\s*\(/.test(String(body.query ?? ""))) {
         const products = other ?? state.products;

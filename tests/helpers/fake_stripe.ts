@@ -1,8 +1,9 @@
 /**
  * A small Stripe API for tests: `GET /v1/customers?email=` and `GET
  * /v1/subscriptions?customer=&status=all` (with `expand[]` of the price's
- * product) in Stripe's list shape, Bearer secret-key auth with Stripe's 401
- * error body, and a failing or hanging mode.
+ * product) in Stripe's list shape, `GET /v1/account`, Bearer secret-key auth
+ * with Stripe's 401 error body, a restricted key's 403 on the paths it may
+ * not read, and a failing or hanging mode.
  */
 
 export interface FakeStripeCustomer {
@@ -29,6 +30,10 @@ export interface FakeStripe {
   secretKey: string;
   mode: "ok" | "server_error" | "hang";
   customers: FakeStripeCustomer[];
+  /** What `GET /v1/account` answers. */
+  account: { id: string; name: string; country: string; default_currency: string };
+  /** Paths the key may not read (a restricted key): 403 with Stripe's permission error. */
+  forbidden: string[];
   requests: { path: string; search: URLSearchParams; authorization: string | null }[];
   close(): Promise<void>;
 }
@@ -41,6 +46,13 @@ export function startFakeStripe(secretKey = "sk_test_fake_secret_9876"): FakeStr
     secretKey,
     mode: "ok" as FakeStripe["mode"],
     customers: [] as FakeStripeCustomer[],
+    account: {
+      id: "acct_1FakeAcme",
+      name: "Acme Ltd",
+      country: "DE",
+      default_currency: "eur",
+    },
+    forbidden: [] as string[],
     requests: [] as FakeStripe["requests"],
   };
   const server = Deno.serve(
@@ -65,6 +77,27 @@ export function startFakeStripe(secretKey = "sk_test_fake_secret_9876"): FakeStr
             type: "invalid_request_error",
           },
         }, { status: 401 });
+      }
+      if (state.forbidden.includes(url.pathname)) {
+        return Response.json({
+          error: {
+            message: `The provided key 'rk_test_****' does not have the required permissions ` +
+              `for this endpoint on account '${state.account.id}'.`,
+            type: "invalid_request_error",
+          },
+        }, { status: 403 });
+      }
+      if (req.method === "GET" && url.pathname === "/v1/account") {
+        const a = state.account;
+        return Response.json({
+          id: a.id,
+          object: "account",
+          business_profile: { name: a.name },
+          settings: { dashboard: { display_name: a.name } },
+          country: a.country,
+          default_currency: a.default_currency,
+          email: "billing@acme.test",
+        });
       }
       if (req.method === "GET" && url.pathname === "/v1/customers") {
         const email = url.searchParams.get("email");

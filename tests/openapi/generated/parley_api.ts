@@ -1709,6 +1709,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The storefront and billing integrations with their state
+         * @description Both services, linked or not: the shop, the credential's last four (never more), who linked it and when, the last test's outcome (`state`: `not_linked`, `untested`, `connected`, `failing`) and, for the storefront, the catalogue's sync.
+         */
+        get: operations["dashboardListIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/integrations/{service}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Link or replace the storefront's or billing's credential
+         * @description Storefront: `shop` (the store's myshopify.com domain) and `credential` (its Admin API access token). Billing: `credential` (a Stripe secret key `sk_…` or restricted key `rk_…`; a publishable key is 422). Encrypted at rest; the answer and every later one show the last four only. Linking a store queues its catalogue sync; another shop's catalogue is removed.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardLinkIntegration"];
+        post?: never;
+        /**
+         * Unlink the storefront or billing (idempotent)
+         * @description The credential is deleted; a store's catalogue goes with it. Customer context stops asking the service at once.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardUnlinkIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/integrations/{service}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection: ask the service what it knows about itself
+         * @description Without a body, tests the stored credential and records the outcome as the integration's state (404 when not linked). With `credential` (and `shop` for a store), tests those values without saving them. Calls the service through the same client and address policy as customer context. A failed test is a 200 with `ok: false` and the reason in `message`.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 20 requests per 60 s per user.
+         */
+        post: operations["dashboardTestIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots/{key}/try": {
         parameters: {
             query?: never;
@@ -9175,6 +9247,299 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "service": "storefront",
+                     *           "provider": "Shopify",
+                     *           "linked": true,
+                     *           "shop": "shop",
+                     *           "last_four": "9c2e",
+                     *           "linked_at": "2026-11-21T07:06:17.123000Z",
+                     *           "linked_by": {
+                     *             "id": 1,
+                     *             "name": "Acme Support"
+                     *           },
+                     *           "state": "not_linked",
+                     *           "last_check": {
+                     *             "ok": true,
+                     *             "message": "Do you ship to Iceland?",
+                     *             "checked_at": "2026-11-21T07:06:17.123000Z"
+                     *           },
+                     *           "catalogue": {
+                     *             "status": "none",
+                     *             "products": 1,
+                     *             "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *             "error": "The site could not be reached."
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            service: "storefront" | "billing";
+                            /** @enum {string} */
+                            provider: "Shopify" | "Stripe";
+                            linked: boolean;
+                            shop: string | null;
+                            last_four: string | null;
+                            linked_at: string | null;
+                            linked_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "not_linked" | "untested" | "connected" | "failing";
+                            last_check: {
+                                ok: boolean;
+                                message: string;
+                                checked_at: string;
+                            } | null;
+                            catalogue: {
+                                /** @enum {string} */
+                                status: "none" | "pending" | "syncing" | "ready" | "failed";
+                                products: number;
+                                synced_at: string | null;
+                                error: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLinkIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example storefront */
+                service: "storefront" | "billing";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shop": "acme.myshopify.com",
+                 *       "credential": "shpat_0123456789abcdef"
+                 *     }
+                 */
+                "application/json": {
+                    shop?: string | null;
+                    credential: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "service": "storefront",
+                     *         "provider": "Shopify",
+                     *         "linked": true,
+                     *         "shop": "shop",
+                     *         "last_four": "9c2e",
+                     *         "linked_at": "2026-11-21T07:06:17.123000Z",
+                     *         "linked_by": {
+                     *           "id": 1,
+                     *           "name": "Acme Support"
+                     *         },
+                     *         "state": "not_linked",
+                     *         "last_check": {
+                     *           "ok": true,
+                     *           "message": "Do you ship to Iceland?",
+                     *           "checked_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
+                     *         "catalogue": {
+                     *           "status": "none",
+                     *           "products": 1,
+                     *           "synced_at": "2026-11-21T07:06:17.123000Z",
+                     *           "error": "The site could not be reached."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            service: "storefront" | "billing";
+                            /** @enum {string} */
+                            provider: "Shopify" | "Stripe";
+                            linked: boolean;
+                            shop: string | null;
+                            last_four: string | null;
+                            linked_at: string | null;
+                            linked_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            state: "not_linked" | "untested" | "connected" | "failing";
+                            last_check: {
+                                ok: boolean;
+                                message: string;
+                                checked_at: string;
+                            } | null;
+                            catalogue: {
+                                /** @enum {string} */
+                                status: "none" | "pending" | "syncing" | "ready" | "failed";
+                                products: number;
+                                synced_at: string | null;
+                                error: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUnlinkIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example storefront */
+                service: "storefront" | "billing";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The billing (Stripe) was unlinked."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardTestIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example storefront */
+                service: "storefront" | "billing";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    shop?: string | null;
+                    credential?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service": "storefront",
+                     *       "tested": "stored",
+                     *       "ok": true,
+                     *       "message": "Do you ship to Iceland?",
+                     *       "found": {
+                     *         "name": "Acme Support",
+                     *         "account": "account",
+                     *         "mode": "live",
+                     *         "currency": "currency"
+                     *       },
+                     *       "warnings": [
+                     *         "warning"
+                     *       ],
+                     *       "checked_at": "2026-11-21T07:06:17.123000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        service: "storefront" | "billing";
+                        /** @enum {string} */
+                        tested: "stored" | "given";
+                        ok: boolean;
+                        message: string;
+                        found: {
+                            name: string | null;
+                            account: string | null;
+                            mode: ("live" | "test") | null;
+                            currency: string | null;
+                        } | null;
+                        warnings: string[];
+                        checked_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

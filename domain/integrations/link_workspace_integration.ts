@@ -1,0 +1,41 @@
+/**
+ * Link (or replace) the storefront or billing credential from the dashboard:
+ * stored encrypted under APP_KEY in one transaction with the catalogue's sync
+ * job (a store), then, after commit, the workers are woken for that sync and
+ * `integration.changed` is published. The answer shows the last four only.
+ */
+import type { AppDeps } from "../deps.ts";
+import type { Auth } from "../auth/tokens.ts";
+import type { IntegrationService } from "../../db/workspace_integrations.ts";
+import { linkIntegration } from "../customer_context/integration_credentials.ts";
+import { wakeWorkers } from "../jobs/job_queue.ts";
+import { publishEvent } from "../events.ts";
+import { listWorkspaceIntegrations } from "./list_integrations.ts";
+import type { IntegrationView } from "./integration_view.ts";
+
+export async function linkWorkspaceIntegration(
+  deps: Pick<AppDeps, "sql" | "kv" | "appKey" | "bus" | "log">,
+  auth: Auth,
+  input: { service: IntegrationService; shop?: string | null; credential: string },
+): Promise<IntegrationView> {
+  const workspaceId = auth.workspace.id;
+  const linked = await deps.sql.begin((tx) =>
+    linkIntegration(tx, deps.appKey, workspaceId, input, { linkedBy: auth.user.id })
+  );
+  if (linked.service === "storefront") await wakeWorkers(deps.kv);
+  deps.log.info("integration linked", {
+    workspace: workspaceId,
+    service: linked.service,
+    account: linked.account,
+    user: auth.user.id,
+  });
+  await publishEvent(deps, {
+    type: "integration.changed",
+    workspaceId,
+    service: linked.service,
+    action: "linked",
+    actorUserId: auth.user.id,
+  });
+  const all = await listWorkspaceIntegrations(deps.sql, workspaceId);
+  return all.find((v) => v.service === linked.service)!;
+}

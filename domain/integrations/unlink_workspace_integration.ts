@@ -1,0 +1,35 @@
+/**
+ * Unlink a service from the dashboard: its credential is deleted (a store's
+ * catalogue and sync job with it, in one transaction) and customer context
+ * stops asking it at once. Idempotent: unlinking what is not linked says so.
+ */
+import type { AppDeps } from "../deps.ts";
+import type { Auth } from "../auth/tokens.ts";
+import type { IntegrationService } from "../../db/workspace_integrations.ts";
+import { unlinkIntegration } from "../customer_context/integration_credentials.ts";
+import { publishEvent } from "../events.ts";
+import { PROVIDER } from "./integration_view.ts";
+
+export async function unlinkWorkspaceIntegration(
+  deps: Pick<AppDeps, "sql" | "bus" | "log">,
+  auth: Auth,
+  service: IntegrationService,
+): Promise<{ message: string }> {
+  const workspaceId = auth.workspace.id;
+  const { unlinked } = await deps.sql.begin((tx) => unlinkIntegration(tx, workspaceId, service));
+  const what = `The ${service} (${PROVIDER[service]})`;
+  if (!unlinked) return { message: `${what} was not linked.` };
+  deps.log.info("integration unlinked", { workspace: workspaceId, service, user: auth.user.id });
+  await publishEvent(deps, {
+    type: "integration.changed",
+    workspaceId,
+    service,
+    action: "unlinked",
+    actorUserId: auth.user.id,
+  });
+  return {
+    message: service === "storefront"
+      ? `${what} was unlinked; its product catalogue was removed.`
+      : `${what} was unlinked.`,
+  };
+}
