@@ -7,8 +7,11 @@ import { createAdminApiClient } from "@shopify/admin-api-client";
 import { formatMinorUnits, minorUnitDigits } from "../money.ts";
 import { guardedFetch, type GuardOptions } from "./guarded_fetch.ts";
 
-/** The Admin API version we speak (a stable quarterly release). */
-export const SHOPIFY_API_VERSION = "2025-10";
+/**
+ * The Admin API version we speak: a stable quarterly release, supported by Shopify for twelve
+ * months. Move it on every few quarters (the client warns on each call once it falls out).
+ */
+export const SHOPIFY_API_VERSION = "2026-10";
 /** Orders shown to the agent: the recent ones are what a support question is about. */
 const ORDERS_SHOWN = 10;
 

@@ -155,7 +155,7 @@ Deno.test("customer context", serverTestOptions, async (t) => {
     });
     // The real request shapes reached the fakes, with the stored credentials.
     const sq = shopify.requests.at(-1)!;
-    assertEquals(sq.path, "/admin/api/2025-10/graphql.json");
+    assertEquals(sq.path, "/admin/api/2026-10/graphql.json");
     assertEquals(sq.token, shopify.accessToken);
     assertEquals(sq.variables.query, 'email:"jane@example.com"');
     assertOk(sq.query.includes("orders("));
