@@ -15,6 +15,7 @@ import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.t
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
 import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
+import { dashboardBroadcastingAuth } from "./broadcasting.ts";
 
 export const dashboardRouter = router({
   login,
@@ -54,4 +55,5 @@ export const dashboardRouter = router({
   addKnowledge,
   deleteKnowledge,
   retrainKnowledge,
+  broadcastingAuth: dashboardBroadcastingAuth,
 });
