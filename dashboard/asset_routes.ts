@@ -44,14 +44,17 @@ export function dashboardAssets(): Promise<DashboardAssets> {
 
 function page(config: AppConfig): Promise<StaticAsset> {
   const key = config.realtimeKey;
-  let p = pages.get(key);
+  const socketUrl = config.realtimeUrl;
+  const cacheKey = `${key} ${socketUrl}`;
+  let p = pages.get(cacheKey);
   if (!p) {
     p = dashboardAssets().then(async ({ script, styles }) => {
-      const html = dashboardPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
-      // The house policy, with two additions: a white-label logo may live on the
-      // workspace's own https site, and the branding preview frames our own
-      // /dashboard/preview page (which runs the real widget.js).
-      const csp = (await pageCsp(html))
+      const version = (script.etag + styles.etag).replace(/"/g, "").slice(0, 16);
+      const html = dashboardPage(key, version, socketUrl);
+      // The house policy (with the socket server, which has a port of its own), plus two
+      // additions: a white-label logo may live on the workspace's own https site, and the
+      // branding preview frames our own /dashboard/preview page (which runs the real widget.js).
+      const csp = (await pageCsp(html, socketUrl ? [socketUrl] : []))
         .replace("img-src 'self' data:", "img-src 'self' data: https:")
         .replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
       return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
@@ -60,8 +63,8 @@ function page(config: AppConfig): Promise<StaticAsset> {
         "x-frame-options": "DENY",
       });
     });
-    p.catch(() => pages.delete(key));
-    pages.set(key, p);
+    p.catch(() => pages.delete(cacheKey));
+    pages.set(cacheKey, p);
   }
   return p;
 }
@@ -81,7 +84,9 @@ function previewAssets(config: AppConfig) {
     );
     const html = previewPage(script.etag.replace(/"/g, "").slice(0, 16));
     const base = new URL(config.baseUrl);
-    const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
+    // The widget's socket server listens on a port of its own (REALTIME_URL).
+    const socket = config.realtimeUrl ??
+      `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
     const csp = (await pageCsp(html))
       .replace("default-src 'none'", "default-src 'self'")
       .replace("img-src 'self' data:", "img-src 'self' data: https:")
