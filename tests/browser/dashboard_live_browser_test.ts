@@ -165,6 +165,9 @@ Deno.test("the dashboard follows the workspace live", serverTestOptions, async (
         assertEquals(await navigations(), loads, "no reload");
         await shot(owner, "overview-live-resolved-desktop");
         const phone = await newPage(PHONE);
+        await phone.goto(`${s.url}/dashboard`);
+        await phone.locator("input[name=email]").waitFor();
+        await shot(phone, "sign-in-phone");
         await signIn(phone);
         await shot(phone, "overview-live-after-phone");
       },

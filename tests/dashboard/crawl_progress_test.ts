@@ -6,7 +6,8 @@
  * and a last one when it is done, agreeing with the list; a visitor's
  * conversation sends `stats.changed`. Refused: another workspace's token,
  * an agent token on the dashboard channel, a dashboard token on the inbox's
- * channels, and an agent's dashboard token.
+ * channels, and an agent's dashboard token; sign-out and a demotion to agent
+ * end the subscription.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -30,7 +31,8 @@ const site = startLocalSite({
 const ai = startFakeAi({ reply: "Four days." });
 const s = await startTestServer({
   seed: dashboardSeed(),
-  env: { ...WIDGET_ENV, AI_BASE_URL: ai.baseUrl },
+  // Tokens behind subscriptions are re-checked every second (default 5).
+  env: { ...WIDGET_ENV, AI_BASE_URL: ai.baseUrl, REALTIME_RECHECK_SECONDS: "1" },
 });
 const me = async (token: string) =>
   (await http(s.url, "GET", "/api/dashboard/me", { token })).body.company.id as number;
@@ -237,6 +239,28 @@ Deno.test("dashboard realtime: crawl progress and refusals", serverTestOptions, 
       await http(s.url, "POST", "/api/dashboard/logout", { token: login.body.token });
       await ended;
     });
+
+    await t.step(
+      "an administrator demoted to agent loses the channel within a re-check",
+      async () => {
+        const admin = await http(s.url, "GET", "/api/dashboard/me", {
+          token: D.acme.administrator,
+        });
+        const joined = await subscribe(client(D.acme.administrator), `private-dashboard.${acme}`);
+        assertOk(joined.ok);
+        const ended = nextEvent<{ status: number }>(
+          joined.ok ? joined.channel : null!,
+          "pusher:subscription_error",
+          5000,
+        );
+        const demote = await http(s.url, "PATCH", `/api/dashboard/team/${admin.body.user.id}`, {
+          token: D.acme.owner,
+          body: { role: "agent" },
+        });
+        assertEquals(demote.status, 200, JSON.stringify(demote.body));
+        assertEquals((await ended).status, 401);
+      },
+    );
   } finally {
     for (const c of clients) c.disconnect();
   }
