@@ -49,8 +49,12 @@ export async function indexUrlSource(
     writing = writing.catch(() => {}).then(writeProgress);
     return writing;
   };
+  let written = "";
   const writeProgress = async () => {
     const pages = { found, indexed: kept.length, failed, skipped };
+    const key = JSON.stringify(pages);
+    if (key === written) return; // nothing new since the last write (the closing one, often)
+    written = key;
     const chunkCount = await setCrawlProgress(deps.sql, wid, source.id, {
       pagesFound: pages.found,
       pagesIndexed: pages.indexed,
