@@ -54,13 +54,13 @@ export async function indexUrlSource(
     const pages = { found, indexed: kept.length, failed, skipped };
     const key = JSON.stringify(pages);
     if (key === written) return; // nothing new since the last write (the closing one, often)
-    written = key;
     const chunkCount = await setCrawlProgress(deps.sql, wid, source.id, {
       pagesFound: pages.found,
       pagesIndexed: pages.indexed,
       pagesFailed: pages.failed,
       pagesSkipped: pages.skipped,
     });
+    written = key;
     if (chunkCount === null) return; // deleted under us: the next page write says so
     await publishEvent(deps, {
       type: "knowledge.progress",
