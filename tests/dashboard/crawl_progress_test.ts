@@ -178,6 +178,24 @@ Deno.test("dashboard realtime: crawl progress and refusals", serverTestOptions, 
       assertOk(["message", "conversation"].includes((await stats).what));
     });
 
+    await t.step("the channel carries no client events", async () => {
+      const sender = client(D.acme.viewer);
+      const a = await subscribe(sender, `private-dashboard.${acme}`);
+      const b = await subscribe(client(D.acme.owner), `private-dashboard.${acme}`);
+      assertOk(a.ok && b.ok);
+      const heard: unknown[] = [];
+      b.ok && b.channel.bind("client-note", (d: unknown) => heard.push(d));
+      const refused = nextEvent<{ data?: { message?: string } }>(sender.connection, "error");
+      a.ok && a.channel.trigger("client-note", { text: "hello" });
+      const err = await refused;
+      assertOk(
+        JSON.stringify(err).includes("not allowed on the dashboard channel"),
+        JSON.stringify(err),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      assertEquals(heard, []);
+    });
+
     await t.step("another workspace's dashboard token cannot join acme's channel", async () => {
       const r = await subscribe(client(D.globex.owner), `private-dashboard.${acme}`);
       assertOk(!r.ok, "globex was let in");
