@@ -44,14 +44,17 @@ export function dashboardAssets(): Promise<DashboardAssets> {
 
 function page(config: AppConfig): Promise<StaticAsset> {
   const key = config.realtimeKey;
-  let p = pages.get(key);
+  const socketUrl = config.realtimeUrl;
+  const cacheKey = `${key} ${socketUrl}`;
+  let p = pages.get(cacheKey);
   if (!p) {
     p = dashboardAssets().then(async ({ script, styles }) => {
-      const html = dashboardPage(key, (script.etag + styles.etag).replace(/"/g, "").slice(0, 16));
-      // The house policy, with two additions: a white-label logo may live on the
-      // workspace's own https site, and the branding preview frames our own
-      // /dashboard/preview page (which runs the real widget.js).
-      const csp = (await pageCsp(html))
+      const version = (script.etag + styles.etag).replace(/"/g, "").slice(0, 16);
+      const html = dashboardPage(key, version, socketUrl);
+      // The house policy (with the socket server, which has a port of its own), plus two
+      // additions: a white-label logo may live on the workspace's own https site, and the
+      // branding preview frames our own /dashboard/preview page (which runs the real widget.js).
+      const csp = (await pageCsp(html, socketUrl ? [socketUrl] : []))
         .replace("img-src 'self' data:", "img-src 'self' data: https:")
         .replace("default-src 'none'", "default-src 'none'; frame-src 'self'");
       return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
@@ -60,44 +63,59 @@ function page(config: AppConfig): Promise<StaticAsset> {
         "x-frame-options": "DENY",
       });
     });
-    p.catch(() => pages.delete(key));
-    pages.set(key, p);
+    p.catch(() => pages.delete(cacheKey));
+    pages.set(cacheKey, p);
   }
   return p;
 }
 
-let preview: Promise<{ script: StaticAsset; page: StaticAsset }> | null = null;
+let previewScript: Promise<StaticAsset> | null = null;
+/** Per base URL and socket server: the page's policy names both (tests run several servers). */
+const previewPages = new Map<string, Promise<StaticAsset>>();
 
-/**
- * The branding preview's script and page. The page may be framed by the
- * dashboard only; the widget it runs talks to this server and its socket.
- */
-function previewAssets(config: AppConfig) {
-  preview ??= (async () => {
-    const script = await makeAsset(
+/** The branding preview's script, bundled once; a failed build is not cached. */
+function previewScriptAsset(): Promise<StaticAsset> {
+  previewScript ??= (async () =>
+    makeAsset(
       await bundleBrowserScript(PREVIEW_ENTRY, "the branding preview script"),
       "text/javascript; charset=utf-8",
       "no-cache",
-    );
-    const html = previewPage(script.etag.replace(/"/g, "").slice(0, 16));
-    const base = new URL(config.baseUrl);
-    const socket = `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
-    const csp = (await pageCsp(html))
-      .replace("default-src 'none'", "default-src 'self'")
-      .replace("img-src 'self' data:", "img-src 'self' data: https:")
-      .replace("connect-src 'self'", `connect-src 'self' ${base.origin} ${socket}`)
-      .replace("frame-ancestors 'none'", "frame-ancestors 'self'");
-    const page = await makeAsset(html, "text/html; charset=utf-8", "no-cache", {
-      "content-security-policy": csp,
-      "referrer-policy": "same-origin",
-      "x-frame-options": "SAMEORIGIN",
+    ))().catch((err) => {
+      previewScript = null;
+      throw err;
     });
-    return { script, page };
-  })().catch((err) => {
-    preview = null;
-    throw err;
-  });
-  return preview;
+  return previewScript;
+}
+
+/**
+ * The branding preview's page. It may be framed by the dashboard only; the
+ * widget it runs talks to this server and its socket server.
+ */
+function previewPageAsset(config: AppConfig): Promise<StaticAsset> {
+  const cacheKey = `${config.baseUrl} ${config.realtimeUrl}`;
+  let p = previewPages.get(cacheKey);
+  if (!p) {
+    p = previewScriptAsset().then(async (script) => {
+      const html = previewPage(script.etag.replace(/"/g, "").slice(0, 16));
+      const base = new URL(config.baseUrl);
+      // The widget's socket server listens on a port of its own (REALTIME_URL).
+      const socket = config.realtimeUrl ??
+        `${base.protocol === "https:" ? "wss:" : "ws:"}//${base.host}`;
+      const csp = (await pageCsp(html))
+        .replace("default-src 'none'", "default-src 'self'")
+        .replace("img-src 'self' data:", "img-src 'self' data: https:")
+        .replace("connect-src 'self'", `connect-src 'self' ${base.origin} ${socket}`)
+        .replace("frame-ancestors 'none'", "frame-ancestors 'self'");
+      return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
+        "content-security-policy": csp,
+        "referrer-policy": "same-origin",
+        "x-frame-options": "SAMEORIGIN",
+      });
+    });
+    p.catch(() => previewPages.delete(cacheKey));
+    previewPages.set(cacheKey, p);
+  }
+  return p;
 }
 
 export const dashboardAssetRoutes: RawRoute[] = [
@@ -106,15 +124,14 @@ export const dashboardAssetRoutes: RawRoute[] = [
     pattern: ["dashboard", "preview"],
     template: "/dashboard/preview",
     offline: true,
-    handle: async (req, _params, deps) => serveAsset(req, (await previewAssets(deps.config)).page),
+    handle: async (req, _params, deps) => serveAsset(req, await previewPageAsset(deps.config)),
   },
   {
     method: "GET",
     pattern: ["dashboard", "preview.js"],
     template: "/dashboard/preview.js",
     offline: true,
-    handle: async (req, _params, deps) =>
-      serveAsset(req, (await previewAssets(deps.config)).script),
+    handle: async (req) => serveAsset(req, await previewScriptAsset()),
   },
   {
     method: "GET",

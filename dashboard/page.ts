@@ -1,19 +1,26 @@
 /**
  * The /dashboard page: an empty shell that loads the app's script and
  * stylesheet as same-origin files (no inline script or style, so the page's
- * policy stays strict). The realtime key rides in a meta tag when the server
- * has a socket.
+ * policy stays strict). The realtime key and the socket server's address
+ * ride in meta tags when the server has a socket.
  */
 
 const escapeAttr = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** `realtimeKey` null: the server has no socket, and the app polls. */
-export function dashboardPage(realtimeKey: string | null, assetVersion: string): string {
+export function dashboardPage(
+  realtimeKey: string | null,
+  assetVersion: string,
+  realtimeUrl: string | null = null,
+): string {
   const v = encodeURIComponent(assetVersion);
   const key = realtimeKey === null
     ? ""
-    : `<meta name="parley-realtime-key" content="${escapeAttr(realtimeKey)}">\n`;
+    : `<meta name="parley-realtime-key" content="${escapeAttr(realtimeKey)}">\n` +
+      (realtimeUrl === null
+        ? ""
+        : `<meta name="parley-realtime-url" content="${escapeAttr(realtimeUrl)}">\n`);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -18,6 +18,9 @@ export interface KnowledgeSourceRow {
   chunk_count: number;
   pages_found: number;
   pages_indexed: number;
+  /** Found pages that could not be fetched or used, and those left out on purpose (0190). */
+  pages_failed: number;
+  pages_skipped: number;
   /** Its chunks carry embeddings (migration 0004). */
   embedded?: boolean;
   created_at: Date;

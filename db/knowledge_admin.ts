@@ -70,19 +70,30 @@ export async function upsertPage(
 }
 
 /** Crawl progress; the chunk count follows the pages indexed so far. */
+export interface CrawlProgress {
+  pagesFound: number;
+  pagesIndexed: number;
+  pagesFailed: number;
+  pagesSkipped: number;
+}
+
+/** Writes a crawl's progress; returns the url source's chunk count so far (null: it is gone). */
 export async function setCrawlProgress(
   sql: Executor,
   workspaceId: number,
   id: number,
-  progress: { pagesFound: number; pagesIndexed: number },
-): Promise<void> {
-  await sql`
+  progress: CrawlProgress,
+): Promise<number | null> {
+  const [row] = await sql<{ chunk_count: number }[]>`
     UPDATE knowledge_sources SET pages_found = ${progress.pagesFound},
-           pages_indexed = ${progress.pagesIndexed}, updated_at = now(),
+           pages_indexed = ${progress.pagesIndexed}, pages_failed = ${progress.pagesFailed},
+           pages_skipped = ${progress.pagesSkipped}, updated_at = now(),
            chunk_count = (SELECT COALESCE(sum(chunk_count), 0)::int FROM knowledge_sources
                            WHERE workspace_id = ${workspaceId} AND parent_id = ${id}
                              AND status = 'ready')
-     WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+     WHERE workspace_id = ${workspaceId} AND id = ${id}
+    RETURNING chunk_count`;
+  return row?.chunk_count ?? null;
 }
 
 /**

@@ -210,6 +210,8 @@ export async function stillValidTokenIds(
       JOIN users u ON u.id = t.user_id
       JOIN workspaces w ON w.id = t.workspace_id
      WHERE t.id = ANY(${ids}::bigint[]) AND t.revoked_at IS NULL AND t.expires_at > ${now}
-       AND NOT u.suspended AND NOT w.suspended`;
+       AND NOT u.suspended AND NOT w.suspended
+       -- A dashboard token opens the dashboard only while its holder's role may (not an agent).
+       AND (t.ability <> 'dashboard' OR u.role <> 'agent')`;
   return new Set(rows.map((r) => r.id));
 }

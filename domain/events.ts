@@ -110,6 +110,23 @@ export type ParleyEvent =
     action: "linked" | "unlinked";
     actorUserId: number;
   }
+  | {
+    /**
+     * A top-level knowledge source's indexing moved on: its state changed, or
+     * a crawl found, indexed, failed or skipped pages (at most every 250 ms
+     * per crawl). For the dashboard's live knowledge list.
+     */
+    type: "knowledge.progress";
+    workspaceId: number;
+    chatbotId: number;
+    sourceId: number;
+    status: "pending" | "processing" | "ready" | "failed";
+    /** Crawl counts of a url source; null for other types. */
+    pages: { found: number; indexed: number; failed: number; skipped: number } | null;
+    chunkCount: number;
+    /** Why the last attempt failed (a retry pending, or failed for good). */
+    error: string | null;
+  }
   /** A token was revoked (sign-out): the realtime subscriptions it authorised end on every instance. */
   | { type: "token.revoked"; workspaceId: number; tokenId: number };
 

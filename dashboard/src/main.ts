@@ -13,6 +13,9 @@ import { invitationView } from "./invitation_view.ts";
 const root = document.getElementById("app")!;
 const realtimeKey =
   document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-key"]')?.content ?? null;
+/** The socket server's `ws(s)://` address (REALTIME_URL). */
+const realtimeUrl =
+  document.querySelector<HTMLMetaElement>('meta[name="parley-realtime-url"]')?.content ?? null;
 let session: DashboardSession | null = loadSession();
 let shell: DashboardShell | null = null;
 
@@ -44,6 +47,7 @@ function mount(s: DashboardSession): void {
     client,
     session: s,
     realtimeKey,
+    realtimeUrl,
     setSession: (fresh) => {
       session = fresh;
       saveSession(fresh);

@@ -10,6 +10,7 @@ import type {
   DashboardSession,
   Permission,
 } from "../../clients/dashboard_client.ts";
+import type { DashboardLive } from "../../clients/dashboard_live.ts";
 
 export interface ScreenContext {
   client: DashboardClient;
@@ -27,8 +28,11 @@ export interface ScreenContext {
    * the render proper (`screen-render:<path>`, DOM built and laid out).
    */
   dataReady(): void;
-  /** The realtime key when the server has a socket; null to poll. */
-  realtimeKey: string | null;
+  /**
+   * The workspace's dashboard channel (crawl progress, figures that changed).
+   * While it is not `live`, a screen that shows moving state polls instead.
+   */
+  live: DashboardLive;
 }
 
 export interface Screen {

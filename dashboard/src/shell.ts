@@ -3,8 +3,10 @@
  * The dashboard's frame: the brand (the workspace's own under the white-label
  * portal), the navigation built from `screens.ts`, the signed-in user with a
  * link to the inbox and sign-out, and the screen of the URL's hash
- * (`#/bots/acme-helper/knowledge`). Renews the token past half its life, as
- * the inbox does, and leaves for the sign-in form when the server says 401.
+ * (`#/bots/acme-helper/knowledge`). Holds the session's realtime feed
+ * (`clients/dashboard_live.ts`) for the screens. Renews the token past half
+ * its life, as the inbox does, and leaves for the sign-in form when the
+ * server says 401.
  */
 import {
   type DashboardClient,
@@ -12,6 +14,7 @@ import {
   describeFailure,
   tokenNeedsRefresh,
 } from "../../clients/dashboard_client.ts";
+import { type DashboardLive, followDashboard } from "../../clients/dashboard_live.ts";
 import { fill, h } from "../../inbox/src/dom.ts";
 import type { ScreenContext } from "./screen.ts";
 import { SCREENS } from "./screens.ts";
@@ -24,6 +27,8 @@ export interface ShellOptions {
   client: DashboardClient;
   session: DashboardSession;
   realtimeKey: string | null;
+  /** The socket server's `ws(s)://` address (REALTIME_URL); null: ask this page's origin. */
+  realtimeUrl: string | null;
   setSession(fresh: DashboardSession): void;
   onSignedOut(notice: string | null): void;
 }
@@ -36,6 +41,7 @@ export class DashboardShell {
   #leave: (() => void)[] = [];
   #renewTimer: ReturnType<typeof setInterval> | null = null;
   #renderSeq = 0;
+  #live: DashboardLive | null = null;
   #onHash = () => void this.#route();
 
   constructor(o: ShellOptions) {
@@ -94,6 +100,13 @@ export class DashboardShell {
         h("div", { class: "content" }, this.#status, this.#main),
       ),
     );
+    // One socket for the session; screens listen to it while they are shown.
+    this.#live = followDashboard({
+      client: this.#o.client,
+      baseUrl: this.#o.realtimeUrl ?? location.origin,
+      realtimeKey: this.#o.realtimeKey,
+      workspaceId: s.company.id,
+    });
     addEventListener("hashchange", this.#onHash);
     this.#renewTimer = setInterval(() => void this.#renewIfDue(), RENEW_CHECK_MS);
     void this.#renewIfDue();
@@ -104,6 +117,8 @@ export class DashboardShell {
     removeEventListener("hashchange", this.#onHash);
     if (this.#renewTimer) clearInterval(this.#renewTimer);
     this.#leaveScreen();
+    this.#live?.close();
+    this.#live = null;
   }
 
   #skip(e: Event): void {
@@ -175,7 +190,7 @@ export class DashboardShell {
       notify: (message) => {
         this.#status.textContent = message;
       },
-      realtimeKey: this.#o.realtimeKey,
+      live: this.#live!,
     };
   }
 

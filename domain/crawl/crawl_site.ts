@@ -29,6 +29,13 @@ export interface CrawlHooks {
   /** Number of distinct in-scope URLs accepted so far (the "pages found"). */
   onFound(count: number): void;
   onPage(page: CrawledPage): Promise<void>;
+  /**
+   * A found page that will not be indexed: `failed` when it could not be
+   * fetched or used (network error, HTTP error, not a page, too large, a
+   * refused redirect); otherwise skipped on purpose (noindex, no new text, a
+   * duplicate).
+   */
+  onSkipped?(skip: { url: string; reason: string; failed: boolean }): void;
 }
 
 export interface CrawlSummary {
@@ -76,6 +83,10 @@ export async function crawlSite(
     return r;
   };
 
+  const skip = (url: string, reason: string, failed: boolean) => {
+    summary.skipped.push({ url, reason });
+    hooks.onSkipped?.({ url, reason, failed });
+  };
   const seen = new Set<string>();
   const hashes = new Set<string>();
   const queue: { url: string; depth: number }[] = [];
@@ -124,8 +135,7 @@ export async function crawlSite(
     } catch (err) {
       if (first) throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
       if (opts.signal?.aborted) throw err;
-      const reason = err instanceof AddressRefused ? err.message : "could not be fetched";
-      summary.skipped.push({ url: item.url, reason });
+      skip(item.url, err instanceof AddressRefused ? err.message : "could not be fetched", true);
       return;
     }
     const wasFirst = first;
@@ -138,7 +148,7 @@ export async function crawlSite(
           (outcome.status >= 500 || outcome.status === 429 || outcome.status === 408);
         throw transient ? new Error(message) : new CrawlRefused(message);
       }
-      summary.skipped.push({ url: outcome.url, reason: outcome.reason });
+      skip(outcome.url, outcome.reason, true);
       return;
     }
     const finalUrl = new URL(outcome.url);
@@ -146,13 +156,13 @@ export async function crawlSite(
       sites.add(siteKey(finalUrl)); // example.com redirecting to www.example.com
       await loadSitemaps(start, finalUrl, opts, await robotsFor(finalUrl), accept);
     } else if (!sites.has(siteKey(finalUrl))) {
-      summary.skipped.push({ url: item.url, reason: "redirected off the site" });
+      skip(item.url, "redirected off the site", true);
       return;
     }
     if (outcome.url !== item.url) {
       // A redirect onto a page already queued: keep the one visit.
       if (seen.has(outcome.url) && !wasFirst) {
-        summary.skipped.push({ url: item.url, reason: "duplicate" });
+        skip(item.url, "duplicate", false);
         return;
       }
       seen.add(outcome.url);
@@ -163,7 +173,7 @@ export async function crawlSite(
     }
     const digest = await sha256Hex(page.text);
     if (page.noindex || page.text === "" || hashes.has(digest)) {
-      summary.skipped.push({ url: outcome.url, reason: page.noindex ? "noindex" : "no new text" });
+      skip(outcome.url, page.noindex ? "noindex" : "no new text", false);
       return;
     }
     hashes.add(digest);

@@ -1,7 +1,9 @@
 /**
  * Crawl a url source and index every page as a child source (type `page`,
- * `source_url` = the page, so chunks cite it). Progress is written on the
- * source as pages arrive. Pages are keyed on their URL, so a crawl resumed
+ * `source_url` = the page, so chunks cite it). Progress (pages found,
+ * indexed, failed, skipped) is written on the source as pages arrive, at most
+ * every 250 ms, and each write is published as `knowledge.progress` once it
+ * is committed. Pages are keyed on their URL, so a crawl resumed
  * after a restart re-uses what is already indexed instead of duplicating it;
  * pages the site no longer has are removed at the end.
  */
@@ -15,6 +17,7 @@ import {
 } from "../../db/knowledge_admin.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 import { trainSource } from "../knowledge/train_source.ts";
+import { publishEvent } from "../events.ts";
 import { addressPolicy } from "./address_policy.ts";
 import { CrawlRefused, crawlSite } from "./crawl_site.ts";
 
@@ -34,50 +37,90 @@ export async function indexUrlSource(
   const wid = source.workspace_id;
   const kept: number[] = [];
   let found = 0;
+  let failed = 0;
+  let skipped = 0;
   let lastWrite = 0;
-  const progress = async (force = false) => {
+  // Writes go one after another, so no stale "processing" lands after the last one.
+  let writing: Promise<void> = Promise.resolve();
+  const progress = (force = false): Promise<void> => {
     const now = Date.now();
-    if (!force && now - lastWrite < 250) return;
+    if (!force && now - lastWrite < 250) return writing;
     lastWrite = now;
-    await setCrawlProgress(deps.sql, wid, source.id, {
-      pagesFound: found,
-      pagesIndexed: kept.length,
+    writing = writing.catch(() => {}).then(writeProgress);
+    return writing;
+  };
+  let written = "";
+  const writeProgress = async () => {
+    const pages = { found, indexed: kept.length, failed, skipped };
+    const key = JSON.stringify(pages);
+    if (key === written) return; // nothing new since the last write (the closing one, often)
+    const chunkCount = await setCrawlProgress(deps.sql, wid, source.id, {
+      pagesFound: pages.found,
+      pagesIndexed: pages.indexed,
+      pagesFailed: pages.failed,
+      pagesSkipped: pages.skipped,
+    });
+    written = key;
+    if (chunkCount === null) return; // deleted under us: the next page write says so
+    await publishEvent(deps, {
+      type: "knowledge.progress",
+      workspaceId: wid,
+      chatbotId: source.chatbot_id,
+      sourceId: source.id,
+      status: "processing",
+      pages,
+      chunkCount,
+      error: null,
     });
   };
-  const summary = await crawlSite(source.source_url!, {
-    policy: addressPolicy(deps.config),
-    maxBytes: PAGE_MAX_BYTES,
-    timeoutMs: FETCH_TIMEOUT_MS,
-    signal,
-    maxPages: deps.config.crawlMaxPages,
-    maxDepth: deps.config.crawlMaxDepth,
-    concurrency: CRAWL_CONCURRENCY,
-  }, {
-    onFound: (n) => {
-      found = n;
-    },
-    onPage: async (page) => {
-      signal.throwIfAborted();
-      let stored;
-      try {
-        stored = await upsertPage(deps.sql, wid, {
-          parentId: source.id,
-          chatbotId: source.chatbot_id,
-          url: page.url,
-          title: page.title.slice(0, 200),
-          content: page.text,
-          contentHash: await sha256Hex(page.text),
-        });
-      } catch (err) {
-        // 23503: the url source was deleted under us (foreign key).
-        if ((err as { code?: string }).code === "23503") throw new SourceGone();
-        throw err;
-      }
-      if (!stored.unchanged) await trainSource(deps, wid, stored.id, language);
-      kept.push(stored.id);
-      await progress();
-    },
-  });
+  let summary;
+  try {
+    summary = await crawlSite(source.source_url!, {
+      policy: addressPolicy(deps.config),
+      maxBytes: PAGE_MAX_BYTES,
+      timeoutMs: FETCH_TIMEOUT_MS,
+      signal,
+      maxPages: deps.config.crawlMaxPages,
+      maxDepth: deps.config.crawlMaxDepth,
+      concurrency: CRAWL_CONCURRENCY,
+    }, {
+      onFound: (n) => {
+        found = n;
+      },
+      onSkipped: ({ failed: isFailure }) => {
+        if (isFailure) failed++;
+        else skipped++;
+        // The crawler does not wait for it; a failed write is redone by the next one.
+        progress().catch((err) =>
+          deps.log.warn("crawl progress not written", { source: source.id, err: String(err) })
+        );
+      },
+      onPage: async (page) => {
+        signal.throwIfAborted();
+        let stored;
+        try {
+          stored = await upsertPage(deps.sql, wid, {
+            parentId: source.id,
+            chatbotId: source.chatbot_id,
+            url: page.url,
+            title: page.title.slice(0, 200),
+            content: page.text,
+            contentHash: await sha256Hex(page.text),
+          });
+        } catch (err) {
+          // 23503: the url source was deleted under us (foreign key).
+          if ((err as { code?: string }).code === "23503") throw new SourceGone();
+          throw err;
+        }
+        if (!stored.unchanged) await trainSource(deps, wid, stored.id, language);
+        kept.push(stored.id);
+        await progress();
+      },
+    });
+  } finally {
+    // A write still under way lands before the job moves the source on.
+    await writing.catch(() => {});
+  }
   found = Math.max(found, summary.found);
   await progress(true);
   if (kept.length === 0) {

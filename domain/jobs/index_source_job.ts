@@ -2,7 +2,9 @@
  * The `index_source` job: moves a knowledge source `pending` → `processing`
  * → `ready`, training text and Q&A sources directly and crawling url sources.
  * While retries remain a failed source goes back to `pending` with the
- * reason; when the job gives up it is `failed` with the reason.
+ * reason; when the job gives up it is `failed` with the reason. Each move is
+ * published as `knowledge.progress` after it is written (the dashboard's live
+ * list), as is a crawl's progress in between.
  */
 import type { AppDeps } from "../deps.ts";
 import { findSource } from "../../db/knowledge.ts";
@@ -10,6 +12,7 @@ import { recountPages, setSourceState, sourceLanguage } from "../../db/knowledge
 import { CrawlRefused } from "../crawl/crawl_site.ts";
 import { indexUrlSource, SourceGone } from "../crawl/index_url_source.ts";
 import { trainSource } from "../knowledge/train_source.ts";
+import { publishSourceState } from "../knowledge/source_progress.ts";
 import type { IndexSourcePayload } from "./job_queue.ts";
 import { type JobHandler, PermanentJobError } from "./job_runner.ts";
 
@@ -23,6 +26,7 @@ export const indexSourceJob: JobHandler = {
     const source = await findSource(deps.sql, workspaceId, sourceId);
     if (!source) return; // deleted before its turn: nothing to do
     await setSourceState(deps.sql, workspaceId, sourceId, "processing");
+    await publishSourceState(deps, workspaceId, sourceId);
     const language = await sourceLanguage(deps.sql, workspaceId, sourceId);
     try {
       if (source.type === "url") {
@@ -36,6 +40,7 @@ export const indexSourceJob: JobHandler = {
       if (err instanceof CrawlRefused) throw new PermanentJobError(err.message);
       throw err;
     }
+    await publishSourceState(deps, workspaceId, sourceId);
     await deps.bus.emit({
       type: "knowledge.changed",
       workspaceId,
@@ -47,10 +52,12 @@ export const indexSourceJob: JobHandler = {
   async onRetry(deps: AppDeps, raw, reason) {
     const { workspaceId, sourceId } = payloadOf(raw);
     await setSourceState(deps.sql, workspaceId, sourceId, "pending", reason);
+    await publishSourceState(deps, workspaceId, sourceId);
   },
   async onGiveUp(deps: AppDeps, raw, reason) {
     const { workspaceId, sourceId } = payloadOf(raw);
     await recountPages(deps.sql, workspaceId, sourceId);
     await setSourceState(deps.sql, workspaceId, sourceId, "failed", reason);
+    await publishSourceState(deps, workspaceId, sourceId);
   },
 };

@@ -22,6 +22,9 @@ export interface SourceView {
   /** Crawl progress of a url source; null for other types. */
   pages_found: number | null;
   pages_indexed: number | null;
+  /** Found but not indexed: could not be fetched or used / left out on purpose (dashboard only). */
+  pages_failed: number | null;
+  pages_skipped: number | null;
 }
 
 export function sourceView(s: KnowledgeSourceRow): SourceView {
@@ -38,6 +41,8 @@ export function sourceView(s: KnowledgeSourceRow): SourceView {
     error: s.status === "ready" ? null : s.error,
     pages_found: isUrl ? s.pages_found : null,
     pages_indexed: isUrl ? s.pages_indexed : null,
+    pages_failed: isUrl ? s.pages_failed : null,
+    pages_skipped: isUrl ? s.pages_skipped : null,
   };
 }
 

@@ -1,8 +1,11 @@
 /**
  * broadcasting/auth: signs a subscription for a channel the token holder may
- * join (its workspace's channels, its own user channel, conversations of its
- * workspace, the workspace presence channel with its name and avatar), and
- * refuses every other channel, a widget's included. The grant (which token
+ * join, and refuses every other channel, a widget's included. An agent token
+ * opens its workspace's inbox channels, its own user channel, conversations
+ * of its workspace and the workspace presence channel (with its name and
+ * avatar); a dashboard token (an owner, administrator or viewer signed in to
+ * /dashboard) opens its workspace's dashboard channel and nothing else, and
+ * an agent token never opens that one. The grant (which token
  * signed for which socket and channel) is recorded so the subscription ends
  * with its token (subscription_grants.ts).
  */
@@ -28,6 +31,12 @@ export async function authorizeChannel(
   const creds = deps.realtime.credentials;
   const ref = parseChannel(input.channelName);
   const refuse = () => new Forbidden("You are not allowed on this channel.");
+  if (who.ability === "dashboard") {
+    if (ref?.kind !== "dashboard" || ref.workspaceId !== who.workspace.id) throw refuse();
+    await recordGrant(deps.kv, input.socketId, input.channelName, who.tokenId);
+    return { auth: signSubscription(creds, input.socketId, input.channelName) };
+  }
+  if (who.ability !== "agent") throw refuse();
   switch (ref?.kind) {
     case "workspace":
       if (ref.workspaceId !== who.workspace.id) throw refuse();

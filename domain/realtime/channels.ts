@@ -1,6 +1,7 @@
 /**
- * The channel names (docs/realtime.md), parsed once. Agent channels are
- * `private-`/`presence-` and need a signature from broadcasting/auth; the
+ * The channel names (docs/realtime.md), parsed once. Agent and dashboard
+ * channels are `private-`/`presence-` and need a signature from a
+ * broadcasting/auth endpoint (the agent API's or the dashboard's); the
  * widget's channel is public but names an HMAC token only its visitor gets.
  */
 export type ChannelRef =
@@ -8,6 +9,7 @@ export type ChannelRef =
   | { kind: "user"; userId: number }
   | { kind: "conversation"; conversationId: string }
   | { kind: "presence"; workspaceId: number }
+  | { kind: "dashboard"; workspaceId: number }
   | { kind: "widget"; conversationId: string; token: string };
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -20,6 +22,7 @@ const PATTERNS: [RegExp, (m: RegExpExecArray) => ChannelRef][] = [
     (m) => ({ kind: "conversation", conversationId: m[1]! }),
   ],
   [new RegExp(`^presence-workspace\\.${ID}$`), (m) => ({ kind: "presence", workspaceId: +m[1]! })],
+  [new RegExp(`^private-dashboard\\.${ID}$`), (m) => ({ kind: "dashboard", workspaceId: +m[1]! })],
   [
     new RegExp(`^conversation-widget\\.(${UUID})\\.([A-Za-z0-9_-]{22})$`),
     (m) => ({ kind: "widget", conversationId: m[1]!, token: m[2]! }),
@@ -41,6 +44,8 @@ export const channelName = {
   user: (userId: number) => `private-user.${userId}`,
   conversation: (conversationId: string) => `private-conversation.${conversationId}`,
   presence: (workspaceId: number) => `presence-workspace.${workspaceId}`,
+  /** The owners' dashboard of a workspace: crawl progress, usage changes. */
+  dashboard: (workspaceId: number) => `private-dashboard.${workspaceId}`,
   widget: (conversationId: string, token: string) =>
     `conversation-widget.${conversationId}.${token}`,
 };

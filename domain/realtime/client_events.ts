@@ -1,7 +1,7 @@
 /**
  * Where a client event goes (docs/realtime.md): Pusher's rule allows
  * `client-…` events only on private and presence channels; a widget channel
- * allows `client-typing` alone. Typing also crosses between a conversation's
+ * allows `client-typing` alone, the dashboard's channel none. Typing also crosses between a conversation's
  * agent channel and its widget channel, reduced to a role, a flag and an
  * agent's name, so neither side can pass anything else to the other. Pure:
  * the hub sends what this returns.
@@ -37,6 +37,8 @@ export function routeClientEvent(
   if (!needsSignature(channel)) {
     return "Client events are only allowed on private and presence channels";
   }
+  // The dashboard's channel carries the server's events only: a viewer signs it too.
+  if (ref?.kind === "dashboard") return "Client events are not allowed on the dashboard channel";
   const routes: ClientEventRoute[] = [{ channel, data, withUser: true }];
   if (typing && ref?.kind === "conversation") {
     routes.push({

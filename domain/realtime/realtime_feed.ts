@@ -27,6 +27,8 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
   switch (e.type) {
     case "conversation.created":
     case "conversation.updated": {
+      if (e.type === "conversation.created") statsChanged(deps, e.workspaceId, "conversation");
+      else if (e.reason === "resolve") statsChanged(deps, e.workspaceId, "resolved");
       const agentSide = [workspace, channelName.conversation(e.conversationId)]
         .filter((ch) => hub.hasSubscribers(ch));
       const widget = widgetChannel(deps, e.conversationId);
@@ -40,6 +42,7 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
       return;
     }
     case "message.created": {
+      statsChanged(deps, e.workspaceId, "message");
       const agentSide = [workspace, channelName.conversation(e.conversationId)]
         .filter((ch) => hub.hasSubscribers(ch));
       // The widget streams its own AI replies; it hears agents' messages here.
@@ -84,9 +87,47 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
         conversation_id: e.conversationId,
         rating: e.rating,
       });
+    case "knowledge.progress": {
+      const ch = channelName.dashboard(e.workspaceId);
+      if (!hub.hasSubscribers(ch)) return;
+      return hub.broadcast(ch, "source.progress", {
+        chatbot_id: e.chatbotId,
+        source_id: e.sourceId,
+        status: e.status,
+        done: e.status === "ready" || e.status === "failed",
+        pages_found: e.pages?.found ?? null,
+        pages_indexed: e.pages?.indexed ?? null,
+        pages_failed: e.pages?.failed ?? null,
+        pages_skipped: e.pages?.skipped ?? null,
+        chunk_count: e.chunkCount,
+        error: e.error,
+      });
+    }
+    case "knowledge.changed": {
+      const ch = channelName.dashboard(e.workspaceId);
+      if (!hub.hasSubscribers(ch)) return;
+      return hub.broadcast(ch, "source.changed", {
+        chatbot_id: e.chatbotId,
+        source_id: e.sourceId,
+        action: e.action,
+      });
+    }
     default:
       return;
   }
+}
+
+/**
+ * The dashboard's overview counts messages and conversations: its channel
+ * hears that they changed (not the content), and the overview reloads.
+ */
+function statsChanged(
+  deps: FeedDeps,
+  workspaceId: number,
+  what: "message" | "conversation" | "resolved",
+): void {
+  const ch = channelName.dashboard(workspaceId);
+  if (deps.realtime.hasSubscribers(ch)) deps.realtime.broadcast(ch, "stats.changed", { what });
 }
 
 function widgetChannel(deps: FeedDeps, conversationId: string): string {

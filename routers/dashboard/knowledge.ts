@@ -14,7 +14,15 @@ import { retrainSource } from "../../domain/knowledge/retrain_source.ts";
 
 const key = z.string().min(1).max(255);
 const source = z.coerce.number().int().min(1);
-const dashboardSource = sourceSchema.extend({ updated_at: z.string() });
+const dashboardSource = sourceSchema.extend({
+  updated_at: z.string(),
+  pages_failed: z.int().nullable().meta({
+    description: "Pages found that could not be fetched or used (url sources; null otherwise)",
+  }),
+  pages_skipped: z.int().nullable().meta({
+    description: "Pages found and left out on purpose: noindex, no new text, a duplicate",
+  }),
+});
 
 export const listKnowledge = dashboardProcedure
   .meta({

@@ -21,6 +21,7 @@ import {
   testIntegrationProcedure,
   unlinkIntegrationProcedure,
 } from "./integrations.ts";
+import { dashboardBroadcastingAuth } from "./broadcasting.ts";
 
 export const dashboardRouter = router({
   login,
@@ -64,4 +65,5 @@ export const dashboardRouter = router({
   linkIntegration: linkIntegrationProcedure,
   unlinkIntegration: unlinkIntegrationProcedure,
   testIntegration: testIntegrationProcedure,
+  broadcastingAuth: dashboardBroadcastingAuth,
 });

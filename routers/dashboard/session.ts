@@ -7,7 +7,7 @@ import { dashboardProcedure, publicProcedure } from "../trpc.ts";
 import { dashboardLogin } from "../../domain/dashboard/dashboard_login.ts";
 import { refreshDashboardToken } from "../../domain/dashboard/refresh_dashboard_token.ts";
 import { dashboardSessionView } from "../../domain/dashboard/dashboard_session.ts";
-import { revokeCurrentToken } from "../../domain/auth/tokens.ts";
+import { dashboardLogout } from "../../domain/dashboard/dashboard_logout.ts";
 
 const session = z.object({
   expires_at: z.string(),
@@ -92,6 +92,6 @@ export const logout = dashboardProcedure
   .input(z.object({}))
   .output(z.object({ message: z.string() }))
   .mutation(async ({ ctx }) => {
-    await revokeCurrentToken(ctx.deps.sql, ctx.auth!, ctx.now);
+    await dashboardLogout(ctx.deps, ctx.auth!, ctx.now);
     return { message: "Logged out." };
   });

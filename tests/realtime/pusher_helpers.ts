@@ -30,8 +30,10 @@ type Auth = { auth: string; channel_data?: string };
 export const REALTIME_KEY = "parley";
 
 export interface ClientOptions {
-  /** Agent token sent to broadcasting/auth; none for a widget-like client. */
+  /** Token sent to broadcasting/auth; none for a widget-like client. */
   token?: string;
+  /** Which broadcasting/auth signs: the agent API's (default) or the dashboard's. */
+  surface?: "agent" | "dashboard";
   key?: string;
   /** A custom authoriser (forged signatures). */
   authorizer?: (socketId: string, channel: string) => Auth;
@@ -59,7 +61,7 @@ export function pusherClient(
         ) => callback(null, forged(params.socketId, params.channelName)),
       }
       : {
-        endpoint: `${server.url}/api/agent/broadcasting/auth`,
+        endpoint: `${server.url}/api/${opts.surface ?? "agent"}/broadcasting/auth`,
         transport: "ajax",
         headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : {},
       },

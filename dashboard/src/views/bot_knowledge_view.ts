@@ -2,10 +2,11 @@
 /**
  * A bot's knowledge (`#/bots/<key>/knowledge`): its sources with type, state
  * (a failed one with its reason), chunks, crawl progress and dates; a form to
- * add text, Q&A or a website; delete and retrain. While any source is
- * pending or processing the list is fetched again every 1.5 s (and stops
- * when all are settled or the screen is left), so progress shows without a
- * reload.
+ * add text, Q&A or a website; delete and retrain. Indexing and crawl
+ * progress arrive live on the dashboard channel (`source.progress`: the row
+ * changes in place, and the list is read again when a source settles); while
+ * the channel is not live and a source is pending or processing, the list is
+ * fetched every 1.5 s instead. Either way it shows without a reload.
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
@@ -39,7 +40,30 @@ function progress(s: Source): string {
   if (s.type !== "url") return "";
   const found = s.pages_found ?? 0;
   const indexed = s.pages_indexed ?? 0;
-  return found ? `${indexed} of ${found} pages indexed` : busy(s) ? "Looking for pages…" : "";
+  if (!found) return busy(s) ? "Looking for pages…" : "";
+  const parts = [`${indexed} of ${found} pages indexed`];
+  if (s.pages_failed) parts.push(`${s.pages_failed} failed`);
+  if (s.pages_skipped) parts.push(`${s.pages_skipped} skipped (no new text)`);
+  return parts.join(" · ");
+}
+
+/** A `source.progress` event (docs/realtime.md). */
+interface ProgressEvent {
+  source_id: number;
+  status: string;
+  done: boolean;
+  pages_found: number | null;
+  pages_indexed: number | null;
+  pages_failed: number | null;
+  pages_skipped: number | null;
+  chunk_count: number;
+  error: string | null;
+}
+
+function isProgress(data: unknown): data is ProgressEvent {
+  return typeof data === "object" && data !== null &&
+    typeof (data as ProgressEvent).source_id === "number" &&
+    typeof (data as ProgressEvent).status === "string";
 }
 
 function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => void) {
@@ -60,10 +84,6 @@ function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => voi
       ctx.notify(failureText(err));
     }
   };
-  const failedPages = s.type === "url" && s.status === "ready" &&
-      (s.pages_found ?? 0) > (s.pages_indexed ?? 0)
-    ? `${(s.pages_found ?? 0) - (s.pages_indexed ?? 0)} pages failed`
-    : "";
   return h(
     "tr",
     { "data-source": s.id, "data-status": s.status },
@@ -80,7 +100,6 @@ function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => voi
       h("span", { class: `pill ${s.status}`, "data-state": "" }, STATE_LABEL[s.status] ?? s.status),
       s.error ? h("span", { class: "field-error block", "data-reason": "" }, s.error) : null,
       progress(s) ? h("span", { class: "muted block", "data-progress": "" }, progress(s)) : null,
-      failedPages ? h("span", { class: "muted block" }, failedPages) : null,
     ),
     h("td", { class: "num" }, formatNumber(s.chunk_count)),
     h(
@@ -192,31 +211,92 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
   ]);
   const body = h("tbody");
   const empty = h("p", { class: "muted" }, "No knowledge yet: add a text, a Q&A or a website.");
+  let sources: Source[] = first.data;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let left = false;
+  const rowOf = (s: Source) => sourceRow(ctx, key, s, () => void load());
+  const show = (list: Source[]) => {
+    sources = list;
+    body.replaceChildren(...list.map(rowOf));
+    empty.hidden = list.length > 0;
+    schedule();
+  };
+  /** Polls only while the channel is not live and something is moving. */
+  const schedule = (ms = POLL_MS) => {
+    clearTimeout(timer);
+    if (!left && !ctx.live.live && sources.some(busy)) timer = setTimeout(() => void load(), ms);
+  };
+  let loading: Promise<void> | null = null;
+  let stale = false;
+  /**
+   * Reads the list. A call while a read is under way asks for one more after
+   * it (that read may predate what prompted the call); the promise settles
+   * when the list is as fresh as the call.
+   */
+  const load = (): Promise<void> => {
+    if (loading) {
+      stale = true;
+      return loading.then(() => loading ?? undefined);
+    }
+    loading = (async () => {
+      try {
+        show((await ctx.client.listKnowledge.query({ key })).data);
+      } catch (err) {
+        ctx.notify(failureText(err));
+        schedule(POLL_MS * 4);
+      }
+    })().finally(() => {
+      loading = null;
+      if (stale && !left) {
+        stale = false;
+        void load();
+      }
+    });
+    return loading;
+  };
+  /** Sources of the workspace's other bots, heard on the channel: not this list's. */
+  const foreign = new Set<number>();
+  /** A source's progress, changed in place; a settled one reads the list again. */
+  const onProgress = async (p: ProgressEvent) => {
+    const i = sources.findIndex((s) => s.id === p.source_id);
+    if (i < 0) {
+      // Just added here (its events may beat the list's read), or another bot's source.
+      if (foreign.has(p.source_id)) return;
+      await load();
+      if (!sources.some((s) => s.id === p.source_id)) foreign.add(p.source_id);
+      return;
+    }
+    if (p.done) return void load();
+    const { source_id: _id, done: _done, ...fields } = p;
+    const next = { ...sources[i]!, ...fields };
+    sources = sources.with(i, next);
+    body.children[i]?.replaceWith(rowOf(next));
+  };
+  const stopListening = ctx.live.listen((event, data) => {
+    if (event === "source.progress" && isProgress(data)) void onProgress(data);
+    // Added, retrained or deleted elsewhere (another tab, the portal API): read the list again.
+    // ("indexed" follows the last progress event, which already read it.)
+    else if (event === "source.changed" && (data as { action?: string })?.action !== "indexed") {
+      void load();
+    }
+  });
+  // Back on the channel: one read catches up on what was missed; off it, polling takes over.
+  const stopWatching = ctx.live.onLiveChange((live) => {
+    section.dataset.live = String(live);
+    if (live) void load();
+    else schedule();
+  });
   ctx.onLeave(() => {
     left = true;
     clearTimeout(timer);
+    stopListening();
+    stopWatching();
   });
-  const show = (sources: Source[]) => {
-    body.replaceChildren(...sources.map((s) => sourceRow(ctx, key, s, () => void load())));
-    empty.hidden = sources.length > 0;
-    clearTimeout(timer);
-    if (!left && sources.some(busy)) timer = setTimeout(() => void load(), POLL_MS);
-  };
-  const load = async () => {
-    try {
-      show((await ctx.client.listKnowledge.query({ key })).data);
-    } catch (err) {
-      ctx.notify(failureText(err));
-      if (!left) timer = setTimeout(() => void load(), POLL_MS * 4);
-    }
-  };
   show(first.data);
   const canManage = ctx.can("manage-content");
-  return h(
+  const section: HTMLElement = h(
     "section",
-    { class: "bot knowledge" },
+    { class: "bot knowledge", "data-live": String(ctx.live.live) },
     pageHeader(bot.name),
     botTabs(key, bot.name, "knowledge"),
     canManage ? null : readOnlyNote(),
@@ -242,4 +322,5 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
     canManage ? addForm(ctx, key, () => void load()) : null,
     canManage ? tryItBox(ctx, key) : null,
   );
+  return section;
 }

@@ -83,43 +83,79 @@ function counters(o: Overview): HTMLElement {
   );
 }
 
+type Series = DashboardOutputs["series"];
+
+function overviewBody(o: Overview, s: Series): HTMLElement[] {
+  return [
+    pageHeader("Overview", h("span", { class: "muted" }, `Plan: ${o.plan}`)),
+    h(
+      "div",
+      { class: "card usage" },
+      h("h2", null, "This month against your plan"),
+      meter("Messages", o.usage.messages_used, o.usage.message_limit, "messages"),
+      meter("Bots", o.usage.chatbots, o.usage.chatbot_limit, "bots"),
+      meter("Seats", o.usage.seats, o.usage.agent_seats, "seats"),
+    ),
+    counters(o),
+    h(
+      "div",
+      { class: "charts" },
+      stackedBarChart("Messages per day, last 30 days", s.days, [
+        { label: "Visitor", tone: "tone-visitor", values: s.messages.visitor },
+        { label: "AI", tone: "tone-ai", values: s.messages.ai },
+        { label: "Human", tone: "tone-human", values: s.messages.human },
+      ]),
+      stackedBarChart("Conversations resolved, last 30 days", s.days, [
+        { label: "By the AI", tone: "tone-ai", values: s.resolved.ai },
+        { label: "By a human", tone: "tone-human", values: s.resolved.human },
+      ]),
+    ),
+  ];
+}
+
+/** Figures that changed are read again this long after the first change (a reply is a burst). */
+const SETTLE_MS = 1500;
+/** Without the realtime channel the overview is read again this often. */
+const POLL_MS = 30_000;
+
 export const overviewScreen: Screen = {
   path: "overview",
   title: "Overview",
   async render(ctx) {
-    const [o, s] = await Promise.all([
-      ctx.client.overview.query({}),
-      ctx.client.series.query({}),
-    ]);
+    const read = () => Promise.all([ctx.client.overview.query({}), ctx.client.series.query({})]);
+    const [o, s] = await read();
     // What follows is the render proper, measured apart from the calls (docs/BENCHMARKS.md).
     ctx.dataReady();
-    const view = h(
-      "section",
-      { class: "overview" },
-      pageHeader("Overview", h("span", { class: "muted" }, `Plan: ${o.plan}`)),
-      h(
-        "div",
-        { class: "card usage" },
-        h("h2", null, "This month against your plan"),
-        meter("Messages", o.usage.messages_used, o.usage.message_limit, "messages"),
-        meter("Bots", o.usage.chatbots, o.usage.chatbot_limit, "bots"),
-        meter("Seats", o.usage.seats, o.usage.agent_seats, "seats"),
-      ),
-      counters(o),
-      h(
-        "div",
-        { class: "charts" },
-        stackedBarChart("Messages per day, last 30 days", s.days, [
-          { label: "Visitor", tone: "tone-visitor", values: s.messages.visitor },
-          { label: "AI", tone: "tone-ai", values: s.messages.ai },
-          { label: "Human", tone: "tone-human", values: s.messages.human },
-        ]),
-        stackedBarChart("Conversations resolved, last 30 days", s.days, [
-          { label: "By the AI", tone: "tone-ai", values: s.resolved.ai },
-          { label: "By a human", tone: "tone-human", values: s.resolved.human },
-        ]),
-      ),
-    );
+    const view = h("section", { class: "overview" }, ...overviewBody(o, s));
+    // Live: a visitor's message or conversation, or a resolution, says the figures changed
+    // (stats.changed on the dashboard channel); without the channel, a slow poll.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let soon = false; // a read is due within SETTLE_MS: later changes join it
+    let left = false;
+    const refresh = async () => {
+      soon = false;
+      try {
+        const [o2, s2] = await read();
+        if (!left) view.replaceChildren(...overviewBody(o2, s2));
+      } catch { /* kept as shown; the next change or poll tries again */ }
+      if (!left) later(ctx.live.live ? null : POLL_MS);
+    };
+    const later = (ms: number | null) => {
+      clearTimeout(timer);
+      soon = ms === SETTLE_MS;
+      if (ms !== null && !left) timer = setTimeout(() => void refresh(), ms);
+    };
+    const stop = ctx.live.listen((event) => {
+      if (event === "stats.changed" && !soon) later(SETTLE_MS);
+    });
+    const unwatch = ctx.live.onLiveChange((live) => later(live ? SETTLE_MS : POLL_MS));
+    if (!ctx.live.live) later(POLL_MS);
+    ctx.onLeave(() => {
+      left = true;
+      clearTimeout(timer);
+      stop();
+      unwatch();
+    });
     return view;
   },
 };

@@ -1781,6 +1781,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/broadcasting/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorise the workspace's dashboard channel (Pusher signature)
+         * @description Signs `private-dashboard.{workspace_id}` for the token's own workspace (crawl progress, usage changes); any other channel is 403. Accepts the form pusher-js posts as well as JSON.
+         */
+        post: operations["dashboardBroadcastingAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots/{key}/try": {
         parameters: {
             query?: never;
@@ -9030,7 +9050,9 @@ export interface operations {
                      *           "error": "The site could not be reached.",
                      *           "pages_found": 1,
                      *           "pages_indexed": 1,
-                     *           "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *           "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *           "pages_failed": 1,
+                     *           "pages_skipped": 1
                      *         }
                      *       ]
                      *     }
@@ -9050,6 +9072,10 @@ export interface operations {
                             pages_found: number | null;
                             pages_indexed: number | null;
                             updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
                         }[];
                     };
                 };
@@ -9112,7 +9138,9 @@ export interface operations {
                      *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
                      *         "pages_indexed": 1,
-                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "pages_failed": 1,
+                     *         "pages_skipped": 1
                      *       }
                      *     }
                      */
@@ -9131,6 +9159,10 @@ export interface operations {
                             pages_found: number | null;
                             pages_indexed: number | null;
                             updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
                         };
                     };
                 };
@@ -9218,7 +9250,9 @@ export interface operations {
                      *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
                      *         "pages_indexed": 1,
-                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "pages_failed": 1,
+                     *         "pages_skipped": 1
                      *       }
                      *     }
                      */
@@ -9237,6 +9271,10 @@ export interface operations {
                             pages_found: number | null;
                             pages_indexed: number | null;
                             updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
                         };
                     };
                 };
@@ -9540,6 +9578,53 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardBroadcastingAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "socket_id": "socket id",
+                 *       "channel_name": "channel name"
+                 *     }
+                 */
+                "application/json": {
+                    socket_id: string;
+                    channel_name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "auth": "auth"
+                     *     }
+                     */
+                    "application/json": {
+                        auth: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
