@@ -6,13 +6,14 @@
  * a disabled portal or an insufficient role.
  */
 import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Kv } from "../../kv/kv.ts";
 import type { Ability } from "../../db/tokens.ts";
 import { findUserByEmail, type UserRow } from "../../db/users.ts";
-import { findWorkspace, type WorkspaceRow } from "../../db/workspaces.ts";
+import { findPlanOfWorkspace, findWorkspace, type WorkspaceRow } from "../../db/workspaces.ts";
 import { Forbidden, Unauthenticated } from "../errors.ts";
 import { verifyPassword } from "./passwords.ts";
-import { type IssuedToken, issueToken } from "./tokens.ts";
+import { type Auth, type IssuedToken, issueToken } from "./tokens.ts";
 import { beginLoginAttempt, type LockoutPolicy } from "./login_lockout.ts";
 
 export const LOGIN_REFUSED_MESSAGE = "These credentials do not match our records.";
@@ -42,6 +43,47 @@ export interface LoginResult {
   token: IssuedToken;
   user: UserRow;
   workspace: WorkspaceRow;
+}
+
+/** The login's collaborators from the app's: its database, Kv and the configured lockout. */
+export function loginDepsOf(deps: Pick<AppDeps, "sql" | "kv" | "config">): LoginDeps {
+  return {
+    sql: deps.sql,
+    kv: deps.kv,
+    lockout: {
+      maxAttempts: deps.config.loginMaxAttempts,
+      lockoutSeconds: deps.config.loginLockoutSeconds,
+    },
+  };
+}
+
+/**
+ * Who just signed in, shaped as a token's `Auth` is (user and workspace with its
+ * plan), so a surface describes a new session as it describes an existing one.
+ */
+export async function signedInSubjects(
+  sql: Sql,
+  result: Pick<LoginResult, "user" | "workspace">,
+): Promise<Pick<Auth, "user" | "workspace">> {
+  const { user, workspace } = result;
+  const plan = await findPlanOfWorkspace(sql, workspace.id);
+  return {
+    user: {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      role: user.role,
+      avatarUrl: user.avatar_url,
+    },
+    workspace: {
+      id: workspace.id,
+      name: workspace.name,
+      slug: workspace.slug,
+      planCode: plan.code,
+      planName: plan.name,
+      portalEnabled: workspace.portal_enabled,
+    },
+  };
 }
 
 /**

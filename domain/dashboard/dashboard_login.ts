@@ -6,9 +6,8 @@
  * password already proved who they are.
  */
 import type { AppDeps } from "../deps.ts";
-import { login } from "../auth/login.ts";
+import { login, loginDepsOf, signedInSubjects } from "../auth/login.ts";
 import { can } from "../auth/permissions.ts";
-import { findPlanOfWorkspace } from "../../db/workspaces.ts";
 import {
   DASHBOARD_TOKEN_NAME,
   type DashboardSessionView,
@@ -22,15 +21,8 @@ export async function dashboardLogin(
   deps: AppDeps,
   input: { email: string; password: string; ip: string; now: Date },
 ): Promise<{ token: string } & DashboardSessionView> {
-  const { token, user, workspace } = await login(
-    {
-      sql: deps.sql,
-      kv: deps.kv,
-      lockout: {
-        maxAttempts: deps.config.loginMaxAttempts,
-        lockoutSeconds: deps.config.loginLockoutSeconds,
-      },
-    },
+  const signedIn = await login(
+    loginDepsOf(deps),
     {
       ability: "dashboard",
       tokenName: DASHBOARD_TOKEN_NAME,
@@ -40,24 +32,9 @@ export async function dashboardLogin(
     },
     input,
   );
-  const plan = await findPlanOfWorkspace(deps.sql, workspace.id);
   const view = await dashboardSessionView(deps.sql, {
-    expiresAt: token.expiresAt,
-    user: {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      role: user.role,
-      avatarUrl: user.avatar_url,
-    },
-    workspace: {
-      id: workspace.id,
-      name: workspace.name,
-      slug: workspace.slug,
-      planCode: plan.code,
-      planName: plan.name,
-      portalEnabled: workspace.portal_enabled,
-    },
+    expiresAt: signedIn.token.expiresAt,
+    ...await signedInSubjects(deps.sql, signedIn),
   });
-  return { token: token.plainText, ...view };
+  return { token: signedIn.token.plainText, ...view };
 }

@@ -3,7 +3,7 @@
  * administrator of a workspace whose white-label portal is enabled).
  */
 import type { AppDeps } from "../deps.ts";
-import { login } from "../auth/login.ts";
+import { login, loginDepsOf } from "../auth/login.ts";
 import { describePortalSession, type PortalSession } from "./describe_portal_session.ts";
 
 export const PORTAL_TOKEN_NAME = "portal";
@@ -13,14 +13,7 @@ export async function portalLogin(
   input: { email: string; password: string; ip: string; now: Date },
 ): Promise<{ token: string } & Omit<PortalSession, "limits" | "usage">> {
   const result = await login(
-    {
-      sql: deps.sql,
-      kv: deps.kv,
-      lockout: {
-        maxAttempts: deps.config.loginMaxAttempts,
-        lockoutSeconds: deps.config.loginLockoutSeconds,
-      },
-    },
+    loginDepsOf(deps),
     {
       ability: "portal",
       tokenName: PORTAL_TOKEN_NAME,
