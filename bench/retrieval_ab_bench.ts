@@ -396,12 +396,14 @@ export async function run(): Promise<string> {
   const parts = Deno.env.get("BENCH_AB_PARTS") ?? "recall,scale";
   const scaleChunks = (real: boolean) =>
     Number(Deno.env.get("BENCH_CHUNKS") ?? (real ? "100000" : "20000"));
-  if (parts.includes("recall")) {
+  // BENCH_AB_EMBEDDED=0 leaves the embedded database out (PostgreSQL only).
+  const embedded = Deno.env.get("BENCH_AB_EMBEDDED") !== "0";
+  if (embedded && parts.includes("recall")) {
     out.push(
       recallTable("embedded PGlite", true, await withDatabase(null, () => recallAB(sides, sets))),
     );
   }
-  if (parts.includes("scale")) {
+  if (embedded && parts.includes("scale")) {
     out.push(await withDatabase(null, () => scaleAB(sides, scaleChunks(false))));
   }
   const real = await realPostgresUrl();
