@@ -12,7 +12,7 @@
  *    over HTTP (`POST /api/v1/chatbots/{key}/messages`), and the change's
  *    in-process block is checked to be the one the fake provider received.
  * 2. Retrieval time over the v1 knowledge bench's synthetic chunks (100,000
- *    on PostgreSQL; BENCH_CHUNKS to change, 20,000 on PGlite unless given),
+ *    on both backends; BENCH_CHUNKS to change; loading them takes minutes),
  *    each question asked of both sides in turn, and where the time goes:
  *    EXPLAIN ANALYZE of each side's ranked statement for the same questions
  *    (planning, execution, the neighbours' part of the plan, the rows sent).
@@ -273,6 +273,8 @@ interface Explained {
   neighbours: number[];
   /** Characters of the statement's JSON result, what travels and is parsed. */
   resultChars: number[];
+  /** The statement alone from this process: sent, planned, run, sent back, parsed. */
+  roundTrip: number[];
 }
 
 async function explainSide(
@@ -281,7 +283,13 @@ async function explainSide(
   bot: { id: number; workspaceId: number },
   queries: string[],
 ): Promise<Explained> {
-  const out: Explained = { planning: [], execution: [], neighbours: [], resultChars: [] };
+  const out: Explained = {
+    planning: [],
+    execution: [],
+    neighbours: [],
+    resultChars: [],
+    roundTrip: [],
+  };
   const caught = catching(s.deps);
   for (const query of queries) {
     await side.retrieve(caught.deps, {
@@ -303,7 +311,9 @@ async function explainSide(
     out.planning.push(plan[0]!["Planning Time"]);
     out.execution.push(plan[0]!["Execution Time"]);
     out.neighbours.push(neighboursMs(plan[0]!.Plan));
+    const t0 = performance.now();
     const [result] = await s.deps.sql.unsafe<Record<string, unknown>[]>(text, params as never[]);
+    out.roundTrip.push(performance.now() - t0);
     out.resultChars.push(JSON.stringify(result).length);
   }
   return out;
@@ -364,8 +374,8 @@ async function scaleAB(sides: Side[], chunkTotal: number): Promise<string> {
       "",
       `EXPLAIN (ANALYZE) of each side's ranked statement, the first ${EXPLAINED} questions of each kind (p50):`,
       "",
-      "| Questions | side | planning | execution | of which the neighbours' subplan | result sent (JSON chars) |",
-      "|---|---|---|---|---|---|",
+      "| Questions | side | planning | execution | of which the neighbours' subplan | result sent (JSON chars) | the statement's round trip from this process |",
+      "|---|---|---|---|---|---|---|",
     );
     for (const kind of kinds) {
       for (const side of sides) {
@@ -373,7 +383,9 @@ async function scaleAB(sides: Side[], chunkTotal: number): Promise<string> {
         lines.push(
           `| ${kind.name.split(" ")[0]} | ${side.name} | ${median(e.planning).toFixed(2)} ms | ${
             median(e.execution).toFixed(2)
-          } ms | ${median(e.neighbours).toFixed(2)} ms | ${median(e.resultChars)} |`,
+          } ms | ${median(e.neighbours).toFixed(2)} ms | ${median(e.resultChars)} | ${
+            median(e.roundTrip).toFixed(2)
+          } ms |`,
         );
       }
     }
@@ -394,8 +406,7 @@ export async function run(): Promise<string> {
   else sets.push(help);
   sets.push(await docsSet());
   const parts = Deno.env.get("BENCH_AB_PARTS") ?? "recall,scale";
-  const scaleChunks = (real: boolean) =>
-    Number(Deno.env.get("BENCH_CHUNKS") ?? (real ? "100000" : "20000"));
+  const scaleChunks = Number(Deno.env.get("BENCH_CHUNKS") ?? "100000");
   // BENCH_AB_EMBEDDED=0 leaves the embedded database out (PostgreSQL only).
   const embedded = Deno.env.get("BENCH_AB_EMBEDDED") !== "0";
   if (embedded && parts.includes("recall")) {
@@ -404,7 +415,7 @@ export async function run(): Promise<string> {
     );
   }
   if (embedded && parts.includes("scale")) {
-    out.push(await withDatabase(null, () => scaleAB(sides, scaleChunks(false))));
+    out.push(await withDatabase(null, () => scaleAB(sides, scaleChunks)));
   }
   const real = await realPostgresUrl();
   if (!real) {
@@ -416,7 +427,7 @@ export async function run(): Promise<string> {
     out.push(recallTable("PostgreSQL", await hasVector(real), rows));
   }
   if (parts.includes("scale")) {
-    out.push(await withDatabase(real, () => scaleAB(sides, scaleChunks(true))));
+    out.push(await withDatabase(real, () => scaleAB(sides, scaleChunks)));
   }
   return out.join("\n\n");
 }
