@@ -194,7 +194,7 @@ export interface RankedSearch {
    * source, ordinal ±1), except those among `hits` (not sent twice).
    */
   near: Omit<ChunkHit, "score">[];
-  /** The hits whose neighbours were looked up (the best `neighboursOf`): `near` holds those that exist. */
+  /** The hits whose neighbours were looked up (the best `neighboursOf`): `near` or `hits` holds those that exist. */
   nearOf: number[];
 }
 
