@@ -105,10 +105,13 @@ function tuningStore(): { store: Store; questions: RuleQuestion[] } {
   };
 }
 
-async function judgingStore(): Promise<{ store: Store; questions: RuleQuestion[] }> {
-  const raw = JSON.parse(await Deno.readTextFile(new URL("northwind_store.json", dir)));
+async function storeFromFiles(
+  storeFile: string,
+  questionsFile: string,
+): Promise<{ store: Store; questions: RuleQuestion[] }> {
+  const raw = JSON.parse(await Deno.readTextFile(new URL(storeFile, dir)));
   const questions = JSON.parse(
-    await Deno.readTextFile(new URL("reactive_fresh_questions.json", dir)),
+    await Deno.readTextFile(new URL(questionsFile, dir)),
   ).questions as RuleQuestion[];
   return {
     store: {
@@ -133,6 +136,7 @@ async function judgingStore(): Promise<{ store: Store; questions: RuleQuestion[]
 }
 
 interface Outcome {
+  name: string;
   role: "tuning" | "judging";
   right: Record<Category, number>;
   total: Record<Category, number>;
@@ -146,14 +150,25 @@ interface Outcome {
   missed: string[];
 }
 
-async function measure(
-  sets: { role: Outcome["role"]; store: Store; questions: RuleQuestion[] }[],
-): Promise<{ db: string; outcomes: Outcome[] }> {
+interface RuleSet {
+  name: string;
+  role: Outcome["role"];
+  store: Store;
+  questions: RuleQuestion[];
+}
+
+async function measure(sets: RuleSet[]): Promise<{ db: string; outcomes: Outcome[] }> {
   const ai = startFakeAi({ reply: "ok" });
   const shopify = startFakeShopify();
   const seed = standardSeed();
-  const workspaces = [seed.workspaces[0]!, seed.workspaces[1]!];
-  const keys = ["rule-tuning", "rule-judging"];
+  const keys = sets.map((_, i) => `rule-set-${i}`);
+  // One workspace per store (a catalogue is per workspace): Acme, Globex, then new ones.
+  const workspaces = sets.map((_, i) => {
+    if (i < 2) return seed.workspaces[i]!;
+    const ws = { name: `Rule ${i}`, slug: `rule-${i}`, chatbots: [] as unknown[] };
+    (seed.workspaces as unknown[]).push(ws);
+    return ws as unknown as typeof seed.workspaces[0];
+  });
   sets.forEach((set, i) => {
     const ws = workspaces[i]!;
     ws.plan = "unlimited";
@@ -164,7 +179,7 @@ async function measure(
       integrations: { storefront: { shop: `store-${i}.myshopify.com`, access_token: token } },
     });
     (ws.chatbots as unknown[]).push({
-      name: `Rule ${set.role}`,
+      name: `Rule ${set.name}`,
       public_key: keys[i],
       provider: "provider_1",
       model: "gpt-4o-mini",
@@ -194,6 +209,7 @@ async function measure(
         SELECT * FROM chatbots WHERE public_key = ${keys[i]!}`;
       const zero = () => ({ plain: 0, inflection: 0, misspelling: 0, synonym: 0 });
       const o: Outcome = {
+        name: set.name,
         role: set.role,
         right: zero(),
         total: zero(),
@@ -239,7 +255,7 @@ function report(db: string, outcomes: Outcome[]): string[] {
   const sum = (r: Record<Category, number>) => CATEGORIES.reduce((n, c) => n + r[c], 0);
   const pctOf = (a: number, b: number) => (b ? `${a}/${b} (${Math.round((a / b) * 100)}%)` : "–");
   return outcomes.map((o) =>
-    `| ${db} | ${o.role === "judging" ? "**judging**" : "tuning"} | ${
+    `| ${db} | ${o.role === "judging" ? `**judging: ${o.name}**` : `tuning: ${o.name}`} | ${
       CATEGORIES.map((c) => o.total[c] ? `${o.right[c]}/${o.total[c]}` : "–").join(" / ")
     } | **${pctOf(sum(o.right), sum(o.total))}** | ${pctOf(o.shown, o.shouldShow)} | ${
       pctOf(o.rightProduct, o.shouldShow)
@@ -248,10 +264,22 @@ function report(db: string, outcomes: Outcome[]): string[] {
 }
 
 export async function run(): Promise<string> {
-  const sets = [
-    { role: "tuning" as const, ...tuningStore() },
-    { role: "judging" as const, ...await judgingStore() },
+  const sets: RuleSet[] = [
+    { name: "the test's store", role: "tuning", ...tuningStore() },
+    {
+      name: "kitchen shop",
+      role: "tuning",
+      ...await storeFromFiles("copper_kettle_store.json", "reactive_tuning_questions.json"),
+    },
+    {
+      name: "outdoor shop",
+      role: "judging",
+      ...await storeFromFiles("northwind_store.json", "reactive_fresh_questions.json"),
+    },
   ];
+  // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.
+  const only = Deno.env.get("BENCH_RULE_SETS");
+  if (only) sets.splice(0, sets.length, ...sets.filter((s) => s.role === only));
   const runs = [await withDatabase(null, () => measure(sets))];
   const real = await realPostgresUrl();
   if (real) runs.push(await withDatabase(real, () => measure(sets)));
@@ -270,7 +298,7 @@ export async function run(): Promise<string> {
   for (const r of runs) {
     for (const o of r.outcomes) {
       if (o.role === "tuning" && o.missed.length) {
-        lines.push("", `Tuning misses on ${r.db}: ${o.missed.join("; ")}`);
+        lines.push("", `Tuning misses (${o.name}) on ${r.db}: ${o.missed.join("; ")}`);
       }
     }
   }
