@@ -5,7 +5,9 @@
  * apart (bench/recommendations/):
  * - **tuning**: the questions the rule was written and tested against
  *   (tests/widget/recommendations_test.ts), over that test's store and the
- *   standard seed's help pages;
+ *   standard seed's help pages, and a kitchen shop written to tune on
+ *   (`copper_kettle_store.json`, `reactive_tuning_questions.json`, 32
+ *   questions; its misses are listed);
  * - **judging** (`reactive_fresh_questions.json`): 64 questions written before
  *   the rule was measured on them, over a made-up outdoor shop of 40 products
  *   and an 8-page help centre (`northwind_store.json`); never tuned on, so
