@@ -30,10 +30,10 @@ import { openProviderClient } from "../domain/ai/provider_client.ts";
 import { realPostgresUrl, withDatabase } from "./support.ts";
 import { run as runKnowledgeBench } from "./v1_knowledge_bench.ts";
 
-const CATEGORIES = ["plain", "inflection", "misspelling", "synonym"] as const;
-type Category = typeof CATEGORIES[number];
+export const CATEGORIES = ["plain", "inflection", "misspelling", "synonym"] as const;
+export type Category = typeof CATEGORIES[number];
 
-interface Question {
+export interface Question {
   category: Category;
   q: string;
   gold: string[];
@@ -45,14 +45,14 @@ interface Doc {
 }
 
 /** A corpus loaded into one bot, asked its tuning and its fresh (judging) questions. */
-interface QuestionSet {
+export interface QuestionSet {
   name: string;
   botKey: string;
   docs: Doc[];
   sets: { role: Role; questions: Question[] }[];
 }
 
-type Role = "tuning" | "fresh";
+export type Role = "tuning" | "fresh";
 
 const repoRoot = new URL("../", import.meta.url);
 
@@ -62,7 +62,7 @@ async function readQuestions(file: string): Promise<Question[]> {
 }
 
 /** The help centre beside the repository, or null (with the reason) when it is absent. */
-async function helpCentreSet(): Promise<QuestionSet | string> {
+export async function helpCentreSet(): Promise<QuestionSet | string> {
   const dir = new URL("../shared/quality/corpus/", repoRoot);
   let pages: { title: string; file: string }[];
   try {
@@ -85,7 +85,7 @@ async function helpCentreSet(): Promise<QuestionSet | string> {
   };
 }
 
-async function docsSet(): Promise<QuestionSet> {
+export async function docsSet(): Promise<QuestionSet> {
   const dir = new URL("docs/", repoRoot);
   const docs: Doc[] = [];
   for await (const e of Deno.readDir(dir)) {
@@ -106,19 +106,19 @@ async function docsSet(): Promise<QuestionSet> {
   };
 }
 
-const squash = (s: string) => s.replace(/\s+/g, " ");
+export const squash = (s: string) => s.replace(/\s+/g, " ");
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
 }
 
-function pct(values: number[], p: number): number {
+export function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor(s.length * p))]! : 0;
 }
 
-function seed(sets: QuestionSet[]) {
+export function seed(sets: QuestionSet[]) {
   const s = standardSeed();
   s.workspaces[0]!.plan = "unlimited";
   for (const set of sets) {
@@ -309,7 +309,7 @@ export async function run(): Promise<string> {
 }
 
 /** Whether the PostgreSQL server offers pgvector (then its bots fuse vectors too). */
-async function hasVector(url: string): Promise<boolean> {
+export async function hasVector(url: string): Promise<boolean> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql<{ ok: boolean }[]>`

@@ -15,10 +15,11 @@ import { chunkText } from "../domain/knowledge/chunk_text.ts";
 import { retrieveChunks } from "../domain/knowledge/retrieve_chunks.ts";
 import { insertSource, replaceChunks } from "../db/knowledge.ts";
 import { realPostgresUrl, withDatabase } from "./support.ts";
+import type { AppDeps } from "../domain/deps.ts";
 
 const VOCAB = 20_000;
 const CHUNKS_ENV = Deno.env.get("BENCH_CHUNKS");
-const QUERIES = 300;
+export const QUERIES = 300;
 
 /** Deterministic pseudo-random numbers, so every run indexes the same corpus. */
 function rng(seed: number): () => number {
@@ -76,7 +77,7 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
-function seed() {
+export function seed() {
   const s = standardSeed();
   s.workspaces[0]!.plan = "unlimited";
   // A bot on a provider without embeddings: training is full-text only.
@@ -87,6 +88,66 @@ function seed() {
     model: "llama-3.1-8b-instant",
   });
   return s;
+}
+
+/**
+ * Replaces the knowledge of bot `botKey` with `chunkTotal` synthetic chunks
+ * (sources of 1,000, each with a topic), analysed as autovacuum would leave
+ * them, and draws the same questions every run: `topical` (three words of one
+ * chunk's topic) and `random` (four mid-frequency words, the worst case).
+ */
+export async function loadSyntheticChunks(
+  deps: AppDeps,
+  botKey: string,
+  chunkTotal: number,
+): Promise<{ bot: { id: number; workspaceId: number }; topical: string[]; random: string[] }> {
+  const [bot] = await deps.sql<{ id: number; workspace_id: number }[]>`
+    SELECT id, workspace_id FROM chatbots WHERE public_key = ${botKey}`;
+  const wid = bot!.workspace_id;
+  await deps.sql`DELETE FROM knowledge_sources WHERE chatbot_id = ${bot!.id}`;
+  const r = rng(11);
+  const PER_SOURCE = 1000;
+  const samples: string[][] = [];
+  for (let src = 0; src * PER_SOURCE < chunkTotal; src++) {
+    const source = await insertSource(deps.sql, wid, {
+      chatbotId: bot!.id,
+      type: "text",
+      title: `Corpus ${src}`,
+      status: "ready",
+    });
+    // Each document has a topic: most of its words come from its own slice
+    // of the vocabulary, as real help articles concentrate their terms.
+    const topic = (r: () => number) =>
+      words[200 + ((src * 397 + Math.floor(r() * 400)) % (VOCAB - 200))]!;
+    const count = Math.min(PER_SOURCE, chunkTotal - src * PER_SOURCE);
+    const chunks = Array.from({ length: count }, (_, i) => {
+      const ws = Array.from({ length: 110 }, () => (r() < 0.3 ? topic(r) : word(r)));
+      if (i % 50 === 0) samples.push(ws.filter((w) => words.indexOf(w) >= 200));
+      return {
+        ordinal: i,
+        title: `Corpus ${src} — ${topic(r)}`,
+        url: null,
+        content: ws.join(" ") + ".",
+      };
+    });
+    await deps.sql.begin((tx) =>
+      replaceChunks(tx, wid, { id: source.id, chatbotId: bot!.id, language: "english" }, chunks)
+    );
+  }
+  // Statistics, as autovacuum would gather after a bulk load; no VACUUM, so
+  // searches pay for the GIN pending list as between autovacuums (see 0003).
+  await deps.sql`ANALYZE knowledge_chunks`;
+  const q = rng(23);
+  const topical = Array.from({ length: QUERIES }, () => {
+    const ws = samples[Math.floor(q() * samples.length)]!;
+    const pick = () => ws[Math.floor(q() * ws.length)]!;
+    return `How do I ${pick()} the ${pick()} with ${pick()}?`;
+  });
+  const random = Array.from(
+    { length: QUERIES },
+    () => `How do I ${word(q, 200)} the ${word(q, 200)} with ${word(q, 200)} ${word(q, 200)}?`,
+  );
+  return { bot: { id: bot!.id, workspaceId: wid }, topical, random };
 }
 
 async function measure(chunkTotal: number): Promise<string> {
@@ -121,58 +182,14 @@ async function measure(chunkTotal: number): Promise<string> {
     const best = Math.min(...runs.map((r) => r.ms));
 
     // (c) retrieval over `chunkTotal` chunks of one bot
-    const [bot] = await s.deps.sql<{ id: number; workspace_id: number }[]>`
-      SELECT id, workspace_id FROM chatbots WHERE public_key = 'acme-bench'`;
-    const wid = bot!.workspace_id;
-    await s.deps.sql`DELETE FROM knowledge_sources WHERE chatbot_id = ${bot!.id}`;
-    const r = rng(11);
     t0 = performance.now();
-    const PER_SOURCE = 1000;
-    const samples: string[][] = [];
-    for (let src = 0; src * PER_SOURCE < chunkTotal; src++) {
-      const source = await insertSource(s.deps.sql, wid, {
-        chatbotId: bot!.id,
-        type: "text",
-        title: `Corpus ${src}`,
-        status: "ready",
-      });
-      // Each document has a topic: most of its words come from its own slice
-      // of the vocabulary, as real help articles concentrate their terms.
-      const topic = (r: () => number) =>
-        words[200 + ((src * 397 + Math.floor(r() * 400)) % (VOCAB - 200))]!;
-      const count = Math.min(PER_SOURCE, chunkTotal - src * PER_SOURCE);
-      const chunks = Array.from({ length: count }, (_, i) => {
-        const ws = Array.from({ length: 110 }, () => (r() < 0.3 ? topic(r) : word(r)));
-        if (i % 50 === 0) samples.push(ws.filter((w) => words.indexOf(w) >= 200));
-        return {
-          ordinal: i,
-          title: `Corpus ${src} — ${topic(r)}`,
-          url: null,
-          content: ws.join(" ") + ".",
-        };
-      });
-      await s.deps.sql.begin((tx) =>
-        replaceChunks(tx, wid, { id: source.id, chatbotId: bot!.id, language: "english" }, chunks)
-      );
-    }
+    const { bot, topical, random } = await loadSyntheticChunks(s.deps, "acme-bench", chunkTotal);
+    const wid = bot.workspaceId;
     const loadS = (performance.now() - t0) / 1000;
-    // Statistics, as autovacuum would gather after a bulk load; no VACUUM, so
-    // searches pay for the GIN pending list as between autovacuums (see 0003).
-    await s.deps.sql`ANALYZE knowledge_chunks`;
-    const q = rng(23);
-    const topical = Array.from({ length: QUERIES }, () => {
-      const ws = samples[Math.floor(q() * samples.length)]!;
-      const pick = () => ws[Math.floor(q() * ws.length)]!;
-      return `How do I ${pick()} the ${pick()} with ${pick()}?`;
-    });
-    const random = Array.from(
-      { length: QUERIES },
-      () => `How do I ${word(q, 200)} the ${word(q, 200)} with ${word(q, 200)} ${word(q, 200)}?`,
-    );
     const ask = (query: string) =>
       retrieveChunks(s.deps, {
         workspaceId: wid,
-        bot: { id: bot!.id, language: "english" },
+        bot: { id: bot.id, language: "english" },
         query,
       });
     for (let i = 0; i < 20; i++) await ask(topical[i]!);

@@ -192,9 +192,12 @@ export interface RankedSearch {
   terms: RankedTerm[];
   /** Whether the bot has ready embedded sources (asked only `withEmbeddedFlag`). */
   botHasEmbeddings: boolean;
-  /** The chunks just before and after the best `neighboursOf` hits (same source, ordinal ±1). */
+  /**
+   * The chunks just before and after the best `neighboursOf` hits (same
+   * source, ordinal ±1), except those among `hits` (not sent twice).
+   */
   near: Omit<ChunkHit, "score">[];
-  /** The hits whose neighbours were looked up (the best `neighboursOf`): `near` holds those that exist. */
+  /** The hits whose neighbours were looked up (the best `neighboursOf`): `near` or `hits` holds those that exist. */
   nearOf: number[];
 }
 
@@ -292,24 +295,27 @@ const RANKED_SEARCH = `
         FROM matches m CROSS JOIN st
        GROUP BY m.id
        ORDER BY score DESC, m.id
-       LIMIT $8)
+       LIMIT $8),
+    -- The winners' text, read once: the hits, and the places of the best
+    -- $14 whose neighbours come too (with their source's title).
+    top AS MATERIALIZED (
+      SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content, hits.score,
+             s.title AS source_title
+        FROM hits JOIN knowledge_chunks k ON k.id = hits.id
+        JOIN knowledge_sources s ON s.id = k.source_id)
     SELECT (SELECT json_agg(json_build_object('word', word, 'lexeme', lexeme, 'idf', idf,
                                               'sim', sim))
               FROM terms) AS terms,
-           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id)
-                       FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content, hits.score,
-                                    (SELECT s.title FROM knowledge_sources s
-                                      WHERE s.id = k.source_id) AS source_title
-                               FROM hits JOIN knowledge_chunks k ON k.id = hits.id) h), '[]') AS hits,
+           COALESCE((SELECT json_agg(h ORDER BY h.score DESC, h.id) FROM top h), '[]') AS hits,
+           -- A neighbour that is itself a hit is not sent twice.
            COALESCE((SELECT json_agg(n)
                        FROM (SELECT k.id, k.source_id, k.ordinal, k.title, k.url, k.content,
-                                    (SELECT s.title FROM knowledge_sources s
-                                      WHERE s.id = k.source_id) AS source_title
-                               FROM (SELECT id FROM hits ORDER BY score DESC, id LIMIT $14) t
-                               JOIN knowledge_chunks c ON c.id = t.id
+                                    t.source_title
+                               FROM (SELECT * FROM top ORDER BY score DESC, id LIMIT $14) t
                                CROSS JOIN (VALUES (-1), (1)) d(step)
                                JOIN knowledge_chunks k
-                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step) n),
+                                 ON k.source_id = t.source_id AND k.ordinal = t.ordinal + d.step
+                              WHERE NOT EXISTS (SELECT 1 FROM top WHERE top.id = k.id)) n),
                     '[]') AS near,
            CASE WHEN $9 THEN EXISTS (
              SELECT 1 FROM knowledge_sources
@@ -436,7 +442,8 @@ export async function searchChunksVector(
                                       LIMIT ${query.neighboursOf ?? 0}) c
                                CROSS JOIN (VALUES (-1), (1)) d(step)
                                JOIN knowledge_chunks k
-                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step) n),
+                                 ON k.source_id = c.source_id AND k.ordinal = c.ordinal + d.step
+                              WHERE NOT EXISTS (SELECT 1 FROM hits x WHERE x.id = k.id)) n),
                     '[]') AS near`;
   const hits = row?.hits ?? [];
   return {

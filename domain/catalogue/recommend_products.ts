@@ -5,9 +5,10 @@
  * docs/answering.md):
  * - `off`: never; nothing is searched (nor for a workspace known to have no
  *   catalogue: catalogue_presence.ts).
- * - `reactive` (default): only when the question is about products. The best
- *   product must hold a question word in its name, and the question's words
- *   must be mostly the catalogue's rather than the help centre's: a word the
+ * - `reactive` (default): only when the question is about products: the
+ *   best product holds question words (in its name or its description), and
+ *   the question's words are mostly the catalogue's rather than the help
+ *   centre's: a word the
  *   bot's knowledge uses and the shown products do not ("return", "refund",
  *   "password") marks a support question and counts against. Words neither
  *   knows ("much", "recommend") are neutral.
@@ -117,7 +118,6 @@ function wanted(mode: RecommendMode, search: CatalogueSearch): boolean {
   if (mode === "proactive") {
     return top.in_name.length > 0 || top.matched.length * 2 >= search.lexemes.length;
   }
-  if (top.in_name.length === 0) return false;
   const productWords = new Set(search.hits.slice(0, MAX_SHOWN).flatMap((h) => h.matched));
   const supportOnly = search.knowledgeLexemes.filter((l) => !productWords.has(l)).length;
   const covered = top.matched.length;

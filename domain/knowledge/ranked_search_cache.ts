@@ -40,7 +40,8 @@ class RankedSearchCache {
     this.#entries.set(key, entry);
     entry.result.then((found) => {
       if (this.#entries.get(key) !== entry) return;
-      entry.chars = found.hits.reduce((n, h) => n + h.content.length + h.title.length, 0);
+      entry.chars = [...found.hits, ...found.near]
+        .reduce((n, h) => n + h.content.length + h.title.length, 0);
       this.#chars += entry.chars;
       this.#trim();
     }, () => {

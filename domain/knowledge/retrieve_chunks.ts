@@ -138,7 +138,9 @@ export async function retrieveChunks(
       : NO_VECTORS,
   ]);
   const best = diversify(fuse(exactFormBonus(search), vector.hits));
-  return withNeighbours(best, [...search.near, ...vector.near]).slice(0, limit);
+  // A neighbour the searches also found is sent once, among their hits.
+  const places = [...search.near, ...vector.near, ...search.hits, ...vector.hits];
+  return withNeighbours(best, places).slice(0, limit);
 }
 
 /**
@@ -149,7 +151,8 @@ export async function retrieveChunks(
  * and the chunk before each of them (best seed first), and only then the
  * lesser matches, which rarely hold the answer when the best ones do not. A
  * neighbour scores half its seed. The search brought the neighbours of its
- * best hits (NEIGHBOURS_OF).
+ * best hits (NEIGHBOURS_OF); `near` also holds its hits, so a neighbour that
+ * is a hit too is found there.
  */
 function withNeighbours(
   ranked: RetrievedChunk[],

@@ -179,6 +179,14 @@ Deno.test("product recommendations", serverTestOptions, async (t) => {
     },
   );
 
+  await t.step("a shopper's word found only in a description still shows products", async () => {
+    // "leather" is in no product's name: only the Summit boots' description holds it.
+    const r = await ask("acme-helper", "Do you have anything in leather?");
+    const event = r.events.find((e) => e.event === "recommendations");
+    assertOk(event, `recommendations sent: ${r.events.map((e) => e.event).join(",")}`);
+    assertEquals(event.data.products[0].name, "Summit Hiking Boots");
+  });
+
   await t.step("a support question shows no products", async () => {
     const r = await ask("acme-helper", "How do I return my hiking boots?");
     assertEquals(r.events.map((e) => e.event).includes("recommendations"), false);
