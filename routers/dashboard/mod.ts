@@ -15,6 +15,7 @@ import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.t
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
 import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
+import { listConversations, showConversation } from "./history.ts";
 
 export const dashboardRouter = router({
   login,
@@ -54,4 +55,6 @@ export const dashboardRouter = router({
   addKnowledge,
   deleteKnowledge,
   retrainKnowledge,
+  listConversations,
+  showConversation,
 });
