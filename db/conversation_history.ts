@@ -25,15 +25,17 @@ export interface HistoryFilter {
 }
 
 /**
- * A tsquery in the `simple` configuration, and how to run it. `sparse`: few
- * messages match, so the GIN index lists them first (the planner, estimating
- * from a LIMIT, would rather walk the newest conversations and probe each,
- * 1 to 3 s for a rare word at 100,000 conversations). Dense: most pages fill
- * within the first conversations walked, which is the fast way for a common word.
+ * Words that must each appear in some message of the conversation: one
+ * tsquery per word (`simple` configuration), with how to run it. `sparse`:
+ * few messages match, so the GIN index lists them first (the planner,
+ * estimating from a LIMIT, would rather walk the newest conversations and
+ * probe each, 1 to 3 s for a rare word at 100,000 conversations). Dense: most
+ * pages fill within the first conversations walked, the fast way for a common
+ * word. `any` is the words joined by OR, to pick the preview.
  */
 export interface HistorySearch {
-  tsquery: string;
-  sparse: boolean;
+  terms: { tsquery: string; sparse: boolean }[];
+  any: string;
 }
 
 /** Where the previous page or batch ended: its last row's start (µs text) and id. */
@@ -92,16 +94,18 @@ function where(sql: Executor, workspaceId: number, f: HistoryFilter, after: Hist
   else if (f.rating === "unrated") parts.push(sql`c.rating IS NULL`);
   else if (f.rating !== undefined) parts.push(sql`c.rating = ${f.rating}`);
   // The expression is the one the GIN index of migration 0180 is built on.
-  if (f.search?.sparse) {
-    parts.push(sql`c.id = ANY (ARRAY(
-      SELECT m.conversation_id FROM messages m
-       WHERE m.workspace_id = ${workspaceId}
-         AND to_tsvector('simple', m.content) @@ to_tsquery('simple', ${f.search.tsquery})))`);
-  } else if (f.search) {
-    parts.push(sql`EXISTS (SELECT 1 FROM messages m
-                            WHERE m.workspace_id = ${workspaceId} AND m.conversation_id = c.id
-                              AND to_tsvector('simple', m.content)
-                                  @@ to_tsquery('simple', ${f.search.tsquery}))`);
+  for (const term of f.search?.terms ?? []) {
+    if (term.sparse) {
+      parts.push(sql`c.id = ANY (ARRAY(
+        SELECT m.conversation_id FROM messages m
+         WHERE m.workspace_id = ${workspaceId}
+           AND to_tsvector('simple', m.content) @@ to_tsquery('simple', ${term.tsquery})))`);
+    } else {
+      parts.push(sql`EXISTS (SELECT 1 FROM messages m
+                              WHERE m.workspace_id = ${workspaceId} AND m.conversation_id = c.id
+                                AND to_tsvector('simple', m.content)
+                                    @@ to_tsquery('simple', ${term.tsquery}))`);
+    }
   }
   if (after) {
     parts.push(sql`(c.created_at, c.id) < (${after.startedAt}::timestamptz, ${after.id})`);
@@ -126,7 +130,7 @@ export async function pageHistory(
   const preview = filter.search
     ? sql`(SELECT left(m.content, 400) FROM messages m
             WHERE m.conversation_id = c.id
-              AND to_tsvector('simple', m.content) @@ to_tsquery('simple', ${filter.search.tsquery})
+              AND to_tsvector('simple', m.content) @@ to_tsquery('simple', ${filter.search.any})
             ORDER BY m.id LIMIT 1)`
     : sql`(SELECT left(m.content, 400) FROM messages m
             WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1)`;

@@ -12,7 +12,7 @@ import {
   resolveFilterNames,
 } from "../../db/conversation_history.ts";
 import { Invalid } from "../errors.ts";
-import { searchTsquery } from "./search_terms.ts";
+import { searchTerms } from "./search_terms.ts";
 
 export interface HistoryFilterInput {
   /** A bot's public key. */
@@ -31,9 +31,10 @@ export interface HistoryFilterInput {
 }
 
 /**
- * Below this many matching messages the search lists them through the GIN
- * index first; at or above it, matches are common enough to find by walking
- * the newest conversations (docs/dashboard.md, "Search").
+ * Below this many matching messages a word's matches are listed through the
+ * GIN index first; at or above it, they are common enough to find by walking
+ * the newest conversations (docs/dashboard.md, "Search"). One capped index
+ * probe per word decides.
  */
 export const SPARSE_SEARCH_CAP = 5000;
 
@@ -88,9 +89,13 @@ export async function resolveHistoryFilter(
   else if (input.rating !== undefined) filter.rating = Number(input.rating);
   if (input.q !== undefined && input.q.trim() !== "") {
     try {
-      const tsquery = searchTsquery(input.q);
-      const hits = await countSearchHits(sql, workspaceId, tsquery, SPARSE_SEARCH_CAP);
-      filter.search = { tsquery, sparse: hits < SPARSE_SEARCH_CAP };
+      const words = searchTerms(input.q);
+      const terms = [];
+      for (const tsquery of words) {
+        const hits = await countSearchHits(sql, workspaceId, tsquery, SPARSE_SEARCH_CAP);
+        terms.push({ tsquery, sparse: hits < SPARSE_SEARCH_CAP });
+      }
+      filter.search = { terms, any: words.join(" | ") };
     } catch (err) {
       if (!(err instanceof Invalid)) throw err;
       Object.assign(errors, err.errors);

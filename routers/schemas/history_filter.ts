@@ -24,8 +24,8 @@ export const historyFilterShape = {
     description: "The visitor's score (1 to 5), `rated` or `unrated`.",
   }),
   q: z.string().superRefine(atMostChars(200)).optional().meta({
-    description: "Words that must all appear in the conversation's messages (each as a " +
-      "prefix: `refund` finds `refunds`).",
+    description: "Words that must each appear in some message of the conversation (each " +
+      "as a prefix: `refund` finds `refunds`).",
   }),
 };
 

@@ -9282,7 +9282,7 @@ export interface operations {
                  */
                 rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
                 /**
-                 * @description Words that must all appear in the conversation's messages (each as a prefix: `refund` finds `refunds`).
+                 * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
                  * @example q
                  */
                 q?: string;
@@ -9628,7 +9628,7 @@ export interface operations {
                  */
                 rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
                 /**
-                 * @description Words that must all appear in the conversation's messages (each as a prefix: `refund` finds `refunds`).
+                 * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
                  * @example q
                  */
                 q?: string;
