@@ -54,7 +54,7 @@ function row(r: Row): HTMLElement {
     "tr",
     { "data-conversation": r.id },
     h("td", null, h("a", { href: `#/conversations/${r.id}` }, formatDate(r.started_at))),
-    h("td", null, r.bot.name),
+    h("td", { "data-label": "Bot" }, r.bot.name),
     h(
       "td",
       null,
@@ -62,10 +62,14 @@ function row(r: Row): HTMLElement {
       r.visitor.email && r.visitor.name ? h("div", { class: "muted" }, r.visitor.email) : null,
     ),
     h("td", null, h("span", { class: `pill status-${r.status}` }, STATUS_LABEL[r.status])),
-    h("td", null, r.assigned_to?.name ?? "—"),
-    h("td", null, tagChips(r.tags)),
-    h("td", null, r.rating === null ? "—" : `${"★".repeat(r.rating)} ${r.rating}/5`),
-    h("td", null, String(r.messages)),
+    h("td", { "data-label": "Agent" }, r.assigned_to?.name ?? "—"),
+    h("td", { "data-label": "Tags" }, tagChips(r.tags)),
+    h(
+      "td",
+      { "data-label": "Rating" },
+      r.rating === null ? "—" : `${"★".repeat(r.rating)} ${r.rating}/5`,
+    ),
+    h("td", { "data-label": "Messages" }, String(r.messages)),
     h("td", { class: "preview-cell" }, r.preview ?? ""),
   );
 }
