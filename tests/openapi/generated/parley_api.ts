@@ -9248,7 +9248,7 @@ export interface operations {
             query?: {
                 /**
                  * @description A bot's public key.
-                 * @example bot
+                 * @example acme-helper
                  */
                 bot?: string;
                 /**
@@ -9258,32 +9258,32 @@ export interface operations {
                 status?: "bot" | "agent" | "closed";
                 /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
-                 * @example none
+                 * @example 12
                  */
                 agent?: "none" | string;
                 /**
                  * @description A tag id: conversations carrying it.
-                 * @example tag
+                 * @example 3
                  */
                 tag?: string;
                 /**
                  * @description Started on or after this UTC day (YYYY-MM-DD).
-                 * @example from
+                 * @example 2026-01-01
                  */
                 from?: string;
                 /**
                  * @description Started on or before this UTC day, inclusive.
-                 * @example to
+                 * @example 2026-01-31
                  */
                 to?: string;
                 /**
                  * @description The visitor's score (1 to 5), `rated` or `unrated`.
-                 * @example 1
+                 * @example 5
                  */
                 rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
                 /**
                  * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
-                 * @example q
+                 * @example refund damaged
                  */
                 q?: string;
                 /** @example cursor */
@@ -9594,7 +9594,7 @@ export interface operations {
             query?: {
                 /**
                  * @description A bot's public key.
-                 * @example bot
+                 * @example acme-helper
                  */
                 bot?: string;
                 /**
@@ -9604,32 +9604,32 @@ export interface operations {
                 status?: "bot" | "agent" | "closed";
                 /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
-                 * @example none
+                 * @example 12
                  */
                 agent?: "none" | string;
                 /**
                  * @description A tag id: conversations carrying it.
-                 * @example tag
+                 * @example 3
                  */
                 tag?: string;
                 /**
                  * @description Started on or after this UTC day (YYYY-MM-DD).
-                 * @example from
+                 * @example 2026-01-01
                  */
                 from?: string;
                 /**
                  * @description Started on or before this UTC day, inclusive.
-                 * @example to
+                 * @example 2026-01-31
                  */
                 to?: string;
                 /**
                  * @description The visitor's score (1 to 5), `rated` or `unrated`.
-                 * @example 1
+                 * @example 5
                  */
                 rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
                 /**
                  * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
-                 * @example q
+                 * @example refund damaged
                  */
                 q?: string;
             };
