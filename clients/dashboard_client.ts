@@ -46,3 +46,23 @@ export function createDashboardClient(opts: DashboardClientOptions) {
 }
 
 export type DashboardClient = ReturnType<typeof createDashboardClient>;
+
+/** The history's filter as the list and the export take it. */
+export type HistoryFilter = Omit<DashboardInputs["listConversations"], "cursor" | "per_page">;
+
+/**
+ * The filtered history as a CSV file (`GET /api/dashboard/conversations/export`,
+ * a streamed raw route, outside tRPC): the response, for the caller to save.
+ */
+export async function fetchConversationsCsv(
+  opts: Pick<DashboardClientOptions, "baseUrl" | "token">,
+  filter: HistoryFilter,
+): Promise<Response> {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v) query.set(k, String(v));
+  const token = opts.token();
+  return await fetch(
+    `${opts.baseUrl.replace(/\/+$/, "")}/api/dashboard/conversations/export?${query}`,
+    { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  );
+}

@@ -12,6 +12,7 @@ export const MESSAGE_LIMIT = 500;
 
 export interface ConversationDetail extends ConversationRow {
   chatbot: string;
+  chatbot_key: string;
   chatbot_branding: Record<string, unknown>;
   assigned_to: string | null;
   blocked: boolean;
@@ -52,7 +53,7 @@ export async function findConversationDetail(
   publicId: string,
 ): Promise<ConversationDetail | null> {
   const [row] = await sql<ConversationDetail[]>`
-    SELECT c.*, b.name AS chatbot, b.branding AS chatbot_branding, u.name AS assigned_to,
+    SELECT c.*, b.name AS chatbot, b.public_key AS chatbot_key, b.branding AS chatbot_branding, u.name AS assigned_to,
       EXISTS (SELECT 1 FROM blocked_visitors bv
                WHERE bv.workspace_id = c.workspace_id AND bv.visitor_id = c.visitor_id) AS blocked,
       (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id)::int AS msg_count,

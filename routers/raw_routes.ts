@@ -9,6 +9,7 @@ import { widgetAssetRoutes } from "../widget/asset_routes.ts";
 import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
 import { dashboardAssetRoutes } from "../dashboard/asset_routes.ts";
 import { dashboardTryRoutes } from "./dashboard/try_stream.ts";
+import { dashboardExportRoutes } from "./dashboard/history_export.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -29,6 +30,7 @@ export const rawRoutes: RawRoute[] = [
   ...inboxAssetRoutes,
   ...dashboardAssetRoutes,
   ...dashboardTryRoutes,
+  ...dashboardExportRoutes,
 ];
 
 export function matchRawRoute(

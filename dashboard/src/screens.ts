@@ -11,10 +11,12 @@ import { inboxSettingsScreen } from "./views/inbox_settings_view.ts";
 import { apiTokensScreen } from "./views/api_tokens_view.ts";
 import { teamScreen } from "./views/team_view.ts";
 import { integrationsScreen } from "./views/integrations_view.ts";
+import { historyScreen } from "./views/history_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
+  historyScreen,
   keysScreen,
   teamScreen,
   inboxSettingsScreen,

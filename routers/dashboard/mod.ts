@@ -22,6 +22,7 @@ import {
   unlinkIntegrationProcedure,
 } from "./integrations.ts";
 import { dashboardBroadcastingAuth } from "./broadcasting.ts";
+import { listConversations, showConversation } from "./history.ts";
 
 export const dashboardRouter = router({
   login,
@@ -66,4 +67,6 @@ export const dashboardRouter = router({
   unlinkIntegration: unlinkIntegrationProcedure,
   testIntegration: testIntegrationProcedure,
   broadcastingAuth: dashboardBroadcastingAuth,
+  listConversations,
+  showConversation,
 });

@@ -1801,6 +1801,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's conversations, newest started first, filtered and searched
+         * @description Keyset-paged: pass `next_cursor` back as `cursor` for the next page (null on the last). A bot, tag or agent that is not this workspace's is 422 on its field, like one that does not exist.
+         */
+        get: operations["dashboardListConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/conversations/{conversation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conversation's transcript, read-only, with its notes and events
+         * @description Messages are the newest `messages_shown_limit` of `messages_total`.
+         */
+        get: operations["dashboardShowConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots/{key}/try": {
         parameters: {
             query?: never;
@@ -1830,6 +1870,30 @@ export interface paths {
          *     Rate limit: 20 requests per 60 s per user.
          */
         post: operations["dashboardTryBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/conversations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered conversation history as a CSV file, streamed
+         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        get: operations["dashboardExportConversations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9629,6 +9693,299 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardListConversations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A bot's public key.
+                 * @example acme-helper
+                 */
+                bot?: string;
+                /**
+                 * @description `bot` (with the AI), `agent` (with a human) or `closed`.
+                 * @example bot
+                 */
+                status?: "bot" | "agent" | "closed";
+                /**
+                 * @description The assigned member's user id, or `none` for unassigned conversations.
+                 * @example 12
+                 */
+                agent?: "none" | string;
+                /**
+                 * @description A tag id: conversations carrying it.
+                 * @example 3
+                 */
+                tag?: string;
+                /**
+                 * @description Started on or after this UTC day (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Started on or before this UTC day, inclusive.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+                /**
+                 * @description The visitor's score (1 to 5), `rated` or `unrated`.
+                 * @example 5
+                 */
+                rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
+                /**
+                 * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
+                 * @example refund damaged
+                 */
+                q?: string;
+                /** @example cursor */
+                cursor?: string;
+                /**
+                 * @description Rows per page, 1 to 100 (default 25).
+                 * @example per page
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "id",
+                     *           "bot": {
+                     *             "key": "demo-bot",
+                     *             "name": "Acme Support"
+                     *           },
+                     *           "status": "bot",
+                     *           "handoff_state": "bot_active",
+                     *           "resolution": "resolution",
+                     *           "visitor": {
+                     *             "id": "id",
+                     *             "name": "Acme Support",
+                     *             "email": "owner@example.com"
+                     *           },
+                     *           "assigned_to": {
+                     *             "id": 1,
+                     *             "name": "Acme Support"
+                     *           },
+                     *           "tags": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Acme Support",
+                     *               "color": "color"
+                     *             }
+                     *           ],
+                     *           "rating": 1,
+                     *           "messages": 1,
+                     *           "preview": "preview",
+                     *           "started_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_message_at": "2026-11-21T07:06:17.123000Z",
+                     *           "resolved_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "next cursor",
+                     *       "per_page": 1
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            bot: {
+                                key: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "bot" | "agent" | "closed";
+                            handoff_state: string;
+                            resolution: string | null;
+                            visitor: {
+                                id: string;
+                                name: string | null;
+                                email: string | null;
+                            };
+                            assigned_to: {
+                                id: number;
+                                name: string | null;
+                            } | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            rating: number | null;
+                            messages: number;
+                            preview: string | null;
+                            started_at: string;
+                            last_message_at: string;
+                            resolved_at: string | null;
+                        }[];
+                        next_cursor: string | null;
+                        per_page: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardShowConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "bot": {
+                     *           "key": "demo-bot",
+                     *           "name": "Acme Support"
+                     *         },
+                     *         "status": "bot",
+                     *         "handoff_state": "bot_active",
+                     *         "resolution": "resolution",
+                     *         "visitor": {
+                     *           "id": "id",
+                     *           "name": "Acme Support",
+                     *           "email": "owner@example.com",
+                     *           "phone": "phone"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": 1,
+                     *           "name": "Acme Support"
+                     *         },
+                     *         "tags": [
+                     *           {
+                     *             "id": 1,
+                     *             "name": "Acme Support",
+                     *             "color": "color"
+                     *           }
+                     *         ],
+                     *         "rating": 1,
+                     *         "rating_comment": "rating comment",
+                     *         "summary": "summary",
+                     *         "started_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_message_at": "2026-11-21T07:06:17.123000Z",
+                     *         "resolved_at": "2026-11-21T07:06:17.123000Z",
+                     *         "messages_total": 1,
+                     *         "messages_shown_limit": 1,
+                     *         "messages": [
+                     *           {
+                     *             "id": 1,
+                     *             "role": "visitor",
+                     *             "content": "Orders ship within two working days.",
+                     *             "at": "2026-11-21T07:06:17.123000Z"
+                     *           }
+                     *         ],
+                     *         "notes": [
+                     *           {
+                     *             "id": 1,
+                     *             "body": "body",
+                     *             "author": "author",
+                     *             "at": "2026-11-21T07:06:17.123000Z"
+                     *           }
+                     *         ],
+                     *         "events": [
+                     *           {
+                     *             "type": "type",
+                     *             "source": "source",
+                     *             "actor": "actor",
+                     *             "at": "2026-11-21T07:06:17.123000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: string;
+                            bot: {
+                                key: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "bot" | "agent" | "closed";
+                            handoff_state: string;
+                            resolution: string | null;
+                            visitor: {
+                                id: string;
+                                name: string | null;
+                                email: string | null;
+                                phone: string | null;
+                            };
+                            assigned_to: {
+                                id: number;
+                                name: string | null;
+                            } | null;
+                            tags: {
+                                id: number;
+                                name: string;
+                                color: string;
+                            }[];
+                            rating: number | null;
+                            rating_comment: string | null;
+                            summary: string | null;
+                            started_at: string;
+                            last_message_at: string;
+                            resolved_at: string | null;
+                            messages_total: number;
+                            messages_shown_limit: number;
+                            messages: {
+                                id: number;
+                                /** @enum {string} */
+                                role: "visitor" | "assistant" | "agent";
+                                content: string;
+                                at: string;
+                            }[];
+                            notes: {
+                                id: number;
+                                body: string;
+                                author: string | null;
+                                at: string;
+                            }[];
+                            events: {
+                                type: string;
+                                source: string;
+                                actor: string | null;
+                                at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardTryBot: {
         parameters: {
             query?: never;
@@ -9676,6 +10033,74 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardExportConversations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A bot's public key.
+                 * @example acme-helper
+                 */
+                bot?: string;
+                /**
+                 * @description `bot` (with the AI), `agent` (with a human) or `closed`.
+                 * @example bot
+                 */
+                status?: "bot" | "agent" | "closed";
+                /**
+                 * @description The assigned member's user id, or `none` for unassigned conversations.
+                 * @example 12
+                 */
+                agent?: "none" | string;
+                /**
+                 * @description A tag id: conversations carrying it.
+                 * @example 3
+                 */
+                tag?: string;
+                /**
+                 * @description Started on or after this UTC day (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Started on or before this UTC day, inclusive.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+                /**
+                 * @description The visitor's score (1 to 5), `rated` or `unrated`.
+                 * @example 5
+                 */
+                rating?: "1" | "2" | "3" | "4" | "5" | "rated" | "unrated";
+                /**
+                 * @description Words that must each appear in some message of the conversation (each as a prefix: `refund` finds `refunds`).
+                 * @example refund damaged
+                 */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example conversation_id,bot,bot_key,status,handoff_state,resolution,started_at,last_message_at,resolved_at,visitor_id,visitor_name,visitor_email,visitor_phone,assigned_to,tags,rating,rating_comment,messages,first_visitor_message */
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
