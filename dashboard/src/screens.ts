@@ -10,6 +10,7 @@ import { keysScreen } from "./views/keys_view.ts";
 import { inboxSettingsScreen } from "./views/inbox_settings_view.ts";
 import { apiTokensScreen } from "./views/api_tokens_view.ts";
 import { teamScreen } from "./views/team_view.ts";
+import { webhooksScreen } from "./views/webhooks_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
@@ -18,4 +19,5 @@ export const SCREENS: readonly Screen[] = [
   teamScreen,
   inboxSettingsScreen,
   apiTokensScreen,
+  webhooksScreen,
 ];

@@ -15,6 +15,15 @@ import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.t
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
 import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "./webhooks.ts";
 
 export const dashboardRouter = router({
   login,
@@ -54,4 +63,11 @@ export const dashboardRouter = router({
   addKnowledge,
   deleteKnowledge,
   retrainKnowledge,
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
 });
