@@ -85,6 +85,7 @@ Deno.test("dashboard webhooks screen in headless Chromium", serverTestOptions, a
       secret = await shown.inputValue();
       assertOk(secret.startsWith("whsec_"), secret);
       await card.waitFor();
+      await shot(owner, "webhooks-secret-desktop");
       assertEquals(await card.locator("b").count(), 0);
       await card.getByText("CRM <b>sync</b>").waitFor();
       await card.getByText("enabled", { exact: true }).waitFor();
