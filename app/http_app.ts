@@ -149,6 +149,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     const started = performance.now();
     let res: Response;
     let template = "(error)";
+    deps.traffic.enter();
     try {
       const [path, search] = splitUrl(req.url);
       const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
@@ -161,6 +162,8 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     } catch (err) {
       onFault(err);
       res = jsonResponse(500, { message: "Server error." });
+    } finally {
+      deps.traffic.leave();
     }
     res = noSniff(res);
     deps.log.info("request", {

@@ -2,6 +2,7 @@
  * Opens everything the server needs, in order: data dir, database (embedded
  * or DATABASE_URL), migrations, Kv (Redis or in-process), keys, seed, demo.
  */
+import { createTraffic } from "./traffic.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "../domain/deps.ts";
 import { createLogger } from "./logger.ts";
@@ -72,6 +73,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       clock,
       realtime,
       vapid: await resolveVapidKeys(config.notifications, config.dataDir),
+      traffic: createTraffic(),
     };
     await withStartupLock(db, config.databasePoolSize, async () => {
       const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });

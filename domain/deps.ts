@@ -26,6 +26,16 @@ export interface AppDeps {
   realtime: SocketHub;
   /** Push signing keys; null where push is not configured (503 on registration). */
   vapid: VapidKeys | null;
+  /** Requests being handled: background work on the embedded database waits for a quiet moment. */
+  traffic: Traffic;
+}
+
+/** app/traffic.ts: the HTTP door counts requests in and out; background work asks for quiet. */
+export interface Traffic {
+  enter(): void;
+  leave(): void;
+  /** Undefined when no request is in hand; else resolves when none is, or after `maxWaitMs`. */
+  quiet(maxWaitMs: number): Promise<void> | undefined;
 }
 
 /** A background worker of the domain (indexing jobs, alerts), started with the server. */

@@ -12,6 +12,7 @@ import { apiTokensScreen } from "./views/api_tokens_view.ts";
 import { teamScreen } from "./views/team_view.ts";
 import { integrationsScreen } from "./views/integrations_view.ts";
 import { historyScreen } from "./views/history_view.ts";
+import { webhooksScreen } from "./views/webhooks_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
@@ -22,4 +23,5 @@ export const SCREENS: readonly Screen[] = [
   inboxSettingsScreen,
   apiTokensScreen,
   integrationsScreen,
+  webhooksScreen,
 ];

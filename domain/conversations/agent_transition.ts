@@ -1,8 +1,9 @@
 /**
  * An agent's ownership action (takeover, release, resolve, reopen): the
  * conversation locked, the one state machine applied, the change written to
- * the events log, all in one transaction; `conversation.updated` after
- * commit. A missing or foreign conversation is 404.
+ * the events log and a resolve's or reopen's webhook event (the outbox), all
+ * in one transaction; `conversation.updated` after commit. A missing or
+ * foreign conversation is 404.
  */
 import type { AppDeps } from "../deps.ts";
 import type { Tx } from "../../db/client.ts";
@@ -13,7 +14,9 @@ import {
 } from "../../db/conversations.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
 import { NotFound } from "../errors.ts";
-import { publishEvent, type UpdateReason } from "../events.ts";
+import { type ParleyEvent, publishEvent, type UpdateReason } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { applyTransition, type TransitionName } from "./state_machine.ts";
 import { ownershipEventType } from "./ownership_event.ts";
 
@@ -80,18 +83,21 @@ export async function runAgentTransition(
   reason: UpdateReason,
 ): Promise<ConversationRow> {
   const now = deps.clock();
-  const { row, changed } = await deps.sql.begin(async (tx) => {
+  await recordingsSettled(conversationId);
+  const { row, event } = await deps.sql.begin(async (tx) => {
     const before = await lockConversation(tx, actor.workspaceId, conversationId);
-    return await transitionAsAgent(tx, actor, before, name, now);
-  });
-  if (changed) {
-    await publishEvent(deps, {
+    const { row, changed } = await transitionAsAgent(tx, actor, before, name, now);
+    if (!changed) return { row, event: null };
+    const event: ParleyEvent = {
       type: "conversation.updated",
       workspaceId: actor.workspaceId,
       conversationId: row.public_id,
       reason,
       actorUserId: actor.userId,
-    });
-  }
+    };
+    await recordInOutbox(tx, now, event);
+    return { row, event };
+  });
+  if (event) await publishEvent(deps, event);
   return row;
 }

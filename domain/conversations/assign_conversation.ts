@@ -1,14 +1,17 @@
 /**
  * Hand a conversation to an agent of the workspace (or back to the team with
  * null). The assignee must be able to handle conversations: a viewer, a
- * suspended account or someone of another workspace is refused (422).
+ * suspended account or someone of another workspace is refused (422). The
+ * `conversation.assigned` webhook event is written with the change (outbox).
  */
 import type { AppDeps } from "../deps.ts";
 import type { ConversationStatus } from "../../db/conversations.ts";
 import { findUser } from "../../db/users.ts";
 import { can } from "../auth/permissions.ts";
 import { Invalid } from "../errors.ts";
-import { publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvent } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { type AgentActor, lockConversation, transitionAsAgent } from "./agent_transition.ts";
 
 export interface AssignResult {
@@ -34,20 +37,25 @@ export async function assignConversation(
       "The user_id must name an active member of this workspace who can handle conversations.",
     );
   }
-  const { row, changed } = await deps.sql.begin(async (tx) => {
+  await recordingsSettled(input.conversationId);
+  const { row, assigned } = await deps.sql.begin(async (tx) => {
     const before = await lockConversation(tx, actor.workspaceId, input.conversationId);
-    return await transitionAsAgent(tx, actor, before, "assign", now, {
+    const { row, changed } = await transitionAsAgent(tx, actor, before, "assign", now, {
       assigneeUserId: input.userId,
     });
-  });
-  if (changed) {
-    await publishEvent(deps, {
+    if (!changed) return { row, assigned: null };
+    const assigned: ParleyEvent = {
       type: "conversation.assigned",
       workspaceId: actor.workspaceId,
       conversationId: row.public_id,
       userId: row.assigned_user_id,
       actorUserId: actor.userId,
-    });
+    };
+    await recordInOutbox(tx, now, assigned);
+    return { row, assigned };
+  });
+  if (assigned) {
+    await publishEvent(deps, assigned);
     await publishEvent(deps, {
       type: "conversation.updated",
       workspaceId: actor.workspaceId,

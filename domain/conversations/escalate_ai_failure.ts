@@ -8,7 +8,9 @@
 import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
-import { publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvent } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { applyTransition } from "./state_machine.ts";
 
 export async function escalateAiFailure(
@@ -18,6 +20,7 @@ export async function escalateAiFailure(
   const now = deps.clock();
   const reason = `The AI could not answer: ${input.cause}`.slice(0, 500);
   try {
+    await recordingsSettled(input.conversationId);
     const outcome = await deps.sql.begin(async (tx) => {
       const found = await findConversationByPublicId(tx, input.workspaceId, input.conversationId, {
         forUpdate: true,
@@ -32,18 +35,19 @@ export async function escalateAiFailure(
         source: "ai",
         now,
       });
-      return { row, newRequest: found.handoff_state !== "handoff_pending" };
-    });
-    if (!outcome) return;
-    if (outcome.newRequest) {
-      await publishEvent(deps, {
+      if (found.handoff_state === "handoff_pending") return { row, request: null };
+      const request: ParleyEvent = {
         type: "handoff.requested",
         workspaceId: input.workspaceId,
-        conversationId: outcome.row.public_id,
+        conversationId: row.public_id,
         chatbotId: input.chatbotId,
-        requestedAt: outcome.row.handoff_requested_at?.toISOString() ?? null,
-      });
-    }
+        requestedAt: row.handoff_requested_at?.toISOString() ?? null,
+      };
+      await recordInOutbox(tx, now, request);
+      return { row, request };
+    });
+    if (!outcome) return;
+    if (outcome.request) await publishEvent(deps, outcome.request);
     await publishEvent(deps, {
       type: "conversation.updated",
       workspaceId: input.workspaceId,

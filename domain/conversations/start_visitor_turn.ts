@@ -5,7 +5,8 @@
  * everything back, so a 429 leaves nothing behind. A new conversation's first
  * turn is one statement (db/first_turn.ts); a later turn is a transaction that
  * locks the conversation and also reads the history the reply needs, so no
- * query is left between the commit and the provider call.
+ * query is left between the commit and the provider call. A reopen's webhook
+ * event is written by the same transaction (outbox).
  */
 import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
@@ -18,7 +19,9 @@ import {
 import { insertFirstTurn } from "../../db/first_turn.ts";
 import { appendMessage, type MessageRow, recentMessages } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
-import { publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvent } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
 import { quotaExceeded, takeMessageQuota } from "../usage/take_message_quota.ts";
@@ -77,12 +80,7 @@ export async function startVisitorTurn(
       chatbotId: input.bot.id,
     });
   } else if (result.reopened) {
-    await publishEvent(deps, {
-      type: "conversation.updated",
-      workspaceId: input.workspaceId,
-      conversationId: result.conversation.public_id,
-      reason: "reopen",
-    });
+    await publishEvent(deps, reopenedEvent(input.workspaceId, result.conversation.public_id));
   }
   await publishEvent(deps, {
     type: "message.created",
@@ -131,6 +129,9 @@ async function firstTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
 
 /** A message in an existing conversation: locked, reopened if closed, history read. */
 async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Promise<StoredTurn> {
+  // Only while a webhook recording of this conversation is in flight (a reopen goes after it).
+  const recording = recordingsSettled(input.conversationId!);
+  if (recording) await recording;
   return await deps.sql.begin(async (tx) => {
     let conversation = await continueConversation(tx, input, input.conversationId!);
     await takeMessageQuota(tx, input.workspaceId, now);
@@ -143,6 +144,7 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
         source: "visitor",
         now,
       });
+      await recordInOutbox(tx, now, reopenedEvent(input.workspaceId, conversation.public_id));
     }
     const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
@@ -190,4 +192,8 @@ async function continueConversation(
   const patch = { ...visitor, meta };
   if (Object.values(patch).every((v) => v === undefined)) return found;
   return await updateConversation(tx, input.workspaceId, found.id, patch);
+}
+
+function reopenedEvent(workspaceId: number, conversationId: string): ParleyEvent {
+  return { type: "conversation.updated", workspaceId, conversationId, reason: "reopen" };
 }

@@ -34,25 +34,31 @@ function secretOf(deps: AppDeps, ciphertext: string): Promise<string> {
   return plain;
 }
 
+/** Waits (or not: undefined) before a statement, for a moment the database is free. */
+export type Pace = () => Promise<void> | undefined;
+
 export async function deliverOne(
   deps: AppDeps,
   d: ClaimedDelivery,
   workerId: string,
   signal: AbortSignal,
   mailer: MailSender | null,
+  pace: Pace = () => undefined,
 ): Promise<void> {
   const cfg = deps.config.webhooks;
-  const body = d.event_body ?? await storeEventBody(
-    deps.sql,
-    d.event_id,
-    await renderPayload(deps.sql, {
+  let body = d.event_body;
+  if (body === null) {
+    await pace();
+    const rendered = await renderPayload(deps.sql, {
       publicId: d.event_public_id,
       type: d.event_type,
       workspaceId: d.workspace_id,
       createdAt: d.event_created_at,
       source: d.event_source,
-    }),
-  );
+    });
+    await pace();
+    body = await storeEventBody(deps.sql, d.event_id, rendered);
+  }
   const now = deps.clock();
   const secrets = [await secretOf(deps, d.secret_encrypted)];
   if (d.previous_secret_encrypted && d.previous_expires_at && d.previous_expires_at > now) {
@@ -71,6 +77,7 @@ export async function deliverOne(
     ? nextAttemptAt(cfg, d.attempts, d.window_started_at, after, outcome.retryAfterSeconds)
     : null;
   const settled = outcome.kind === "retry" && next === null ? "failed" : outcome.kind;
+  await pace();
   const held = await recordAttempt(deps.sql, {
     deliveryId: d.id,
     workerId,

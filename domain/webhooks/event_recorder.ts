@@ -1,5 +1,7 @@
 /**
- * The bus subscriber that records webhook events: for each domain event a
+ * The bus subscriber that records the webhook events not written by the
+ * action's own transaction (`message.created`, `conversation.created`; the
+ * others come from outbox.ts and only wake the worker here): for each a
  * workspace's enabled endpoints subscribe to, one webhook_events row and one
  * delivery per endpoint, in one statement keyed by the event's id, so every
  * instance may try and one wins. Which types a workspace subscribes to is
@@ -14,6 +16,10 @@ import { subscribedKinds } from "../../db/webhook_endpoints.ts";
 import { recordEvent } from "../../db/webhook_deliveries.ts";
 import { webhookTypeOf } from "./event_types.ts";
 import { dedupeKeyOf, webhookIdOf } from "./event_identity.ts";
+import { OUTBOX_TYPES } from "./outbox.ts";
+// One conversation's events are recorded one after another, in the order
+// they were published, so their ids (the delivery order) follow it.
+import { enqueueRecording } from "./recording_order.ts";
 
 /** Record one event for its subscribers (none: nothing written); the deliveries created. */
 export async function recordWebhookEvent(
@@ -44,9 +50,6 @@ interface Gate {
 
 export function createEventRecorder(deps: AppDeps, onRecorded: () => void) {
   const gates = new Map<number, Gate>();
-  // One conversation's events are recorded one after another, in the order
-  // they were published, so their ids (the delivery order) follow it.
-  const chains = new Map<string, Promise<void>>();
 
   const kindsOf = (workspaceId: number): Promise<Set<string>> => {
     const cached = gates.get(workspaceId);
@@ -75,11 +78,12 @@ export function createEventRecorder(deps: AppDeps, onRecorded: () => void) {
     if (gate?.loaded && !gate.loaded.has(type) && performance.now() - gate.loadedAt < GATE_TTL_MS) {
       return;
     }
-    const key = String(event.conversationId ?? "");
-    const next = (chains.get(key) ?? Promise.resolve()).then(() => record(event, type)).catch(
+    // Already recorded by the action's transaction (outbox.ts): its deliveries are due now.
+    if (OUTBOX_TYPES.has(type)) return onRecorded();
+    enqueueRecording(
+      String(event.conversationId ?? ""),
+      () => record(event, type),
       (err) => deps.log.error("webhook event not recorded", { type, ...describeError(err) }),
     );
-    chains.set(key, next);
-    next.finally(() => chains.get(key) === next && chains.delete(key));
   };
 }

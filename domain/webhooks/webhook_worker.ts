@@ -19,12 +19,26 @@ import {
 import { createMailSender } from "../notifications/mail_sender.ts";
 import type { MailSender } from "../notifications/email_digest_job.ts";
 import { createEventRecorder } from "./event_recorder.ts";
-import { deliverOne } from "./deliver_one.ts";
+import { deliverOne, type Pace } from "./deliver_one.ts";
 import { WEBHOOKS_CHANNEL } from "./wake.ts";
 import { sweepMissedEvents } from "./sweep_missed_events.ts";
 
 /** Attempts and settled deliveries are kept this long. */
 export const WEBHOOK_LOG_DAYS = 30;
+
+/**
+ * Embedded, the longest a delivery statement waits for a moment with no
+ * request in hand: under unbroken traffic deliveries still move, a step at a
+ * time.
+ */
+const QUIET_MAX_WAIT_MS = 250;
+
+/**
+ * Embedded, wake-ups (a new event, a finished delivery) within this long
+ * share one claim: one statement for a burst of replies' events instead of
+ * one, plus an empty one, per event.
+ */
+const COALESCE_MS = 25;
 
 export function startWebhookWorker(deps: AppDeps): Worker {
   const cfg = deps.config.webhooks;
@@ -34,9 +48,24 @@ export function startWebhookWorker(deps: AppDeps): Worker {
     ? createMailSender(deps.config.notifications.smtpUrl, deps.config.notifications.mailFrom)
     : null;
   const unsubscribes: Unsubscribe[] = [];
+  // The embedded database is one connection: a delivery statement queued in
+  // front of a request's would sit on its reply, so each waits for a quiet
+  // moment (app/traffic.ts). PostgreSQL has a pool: no waiting.
+  const pace: Pace = deps.db.embedded
+    ? () => deps.traffic.quiet(QUIET_MAX_WAIT_MS)
+    : () => undefined;
   let stopping = false;
   let claiming = false;
   let again = false;
+  let scheduled: ReturnType<typeof setTimeout> | null = null;
+  /** Claim soon: at once on PostgreSQL, after COALESCE_MS embedded. */
+  const wake = () => {
+    if (!deps.db.embedded) return void fill();
+    scheduled ??= setTimeout(() => {
+      scheduled = null;
+      void fill();
+    }, COALESCE_MS);
+  };
 
   const execute = async (d: ClaimedDelivery, abort: AbortController) => {
     const keepAlive = setInterval(() => {
@@ -46,7 +75,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
         .catch(() => {});
     }, (cfg.leaseSeconds * 1000) / 3);
     try {
-      await deliverOne(deps, d, workerId, abort.signal, mailer);
+      await deliverOne(deps, d, workerId, abort.signal, mailer, pace);
     } catch (err) {
       if (abort.signal.aborted) {
         if (stopping) await releaseDelivery(deps.sql, d.id, workerId).catch(() => {});
@@ -70,6 +99,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
         again = false;
         const room = cfg.concurrency - running.size;
         if (stopping || room <= 0) break;
+        await pace();
         const claimed = await claimDeliveries(
           deps.sql,
           workerId,
@@ -81,7 +111,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
           const entry = { abort: new AbortController(), done: Promise.resolve() };
           entry.done = execute(d, entry.abort).finally(() => {
             running.delete(d.id);
-            if (!stopping) void fill();
+            if (!stopping) wake();
           });
           running.set(d.id, entry);
         }
@@ -94,7 +124,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
     }
   };
 
-  const recorder = createEventRecorder(deps, () => void fill());
+  const recorder = createEventRecorder(deps, wake);
   deps.bus.on(recorder).then((u) => stopping ? void u() : unsubscribes.push(u))
     .catch((err) => deps.log.error("webhook events not recorded", describeError(err)));
   if (cfg.concurrency === 0) {
@@ -106,7 +136,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
       },
     };
   }
-  deps.kv.subscribe(WEBHOOKS_CHANNEL, () => void fill())
+  deps.kv.subscribe(WEBHOOKS_CHANNEL, wake)
     .then((u) => stopping ? void u() : unsubscribes.push(u))
     .catch((err) =>
       deps.log.warn("webhook wake-ups unavailable; polling only", describeError(err))
@@ -135,6 +165,7 @@ export function startWebhookWorker(deps: AppDeps): Worker {
     name: "webhooks",
     async stop() {
       stopping = true;
+      if (scheduled !== null) clearTimeout(scheduled);
       clearInterval(timer);
       clearInterval(purger);
       clearInterval(sweeper);

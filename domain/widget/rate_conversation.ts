@@ -1,13 +1,16 @@
 /**
  * The visitor's rating of a finished conversation (1 to 5 and a comment).
- * Only a closed conversation can be rated; rating again overwrites.
+ * Only a closed conversation can be rated; rating again overwrites. The
+ * `conversation.rated` webhook event is written with the rating (outbox).
  */
 import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { setConversationRating } from "../../db/widget_conversations.ts";
 import { Invalid } from "../errors.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
-import { publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvent } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 
 export interface RatingResult {
   conversation_id: string;
@@ -23,7 +26,8 @@ export async function rateConversation(
   input: { visitorId: string; conversationId: string; rating: number; comment?: string },
 ): Promise<RatingResult> {
   const comment = input.comment?.trim() ? input.comment.trim() : null;
-  const row = await deps.sql.begin(async (tx) => {
+  await recordingsSettled(input.conversationId);
+  const event = await deps.sql.begin(async (tx) => {
     const found = await requireVisitorConversation(tx, bot, input.visitorId, input.conversationId, {
       forUpdate: true,
     });
@@ -31,13 +35,15 @@ export async function rateConversation(
       throw new Invalid(NOT_CLOSED, { conversation_id: [NOT_CLOSED] });
     }
     await setConversationRating(tx, bot.workspace_id, found.id, input.rating, comment);
-    return found;
+    const event: ParleyEvent & { conversationId: string } = {
+      type: "conversation.rated",
+      workspaceId: bot.workspace_id,
+      conversationId: found.public_id,
+      rating: input.rating,
+    };
+    await recordInOutbox(tx, deps.clock(), event);
+    return event;
   });
-  await publishEvent(deps, {
-    type: "conversation.rated",
-    workspaceId: bot.workspace_id,
-    conversationId: row.public_id,
-    rating: input.rating,
-  });
-  return { conversation_id: row.public_id, rating: input.rating, comment };
+  await publishEvent(deps, event);
+  return { conversation_id: event.conversationId, rating: input.rating, comment };
 }

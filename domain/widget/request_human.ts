@@ -5,12 +5,16 @@
  * The answer says whether any agent is connected (realtime presence), so the
  * widget can say plainly that nobody is there and offer to leave an e-mail
  * address, which a later call stores on the conversation for the agents.
+ * The `conversation.handoff_requested` and `lead.captured` webhook events are
+ * written with the change (outbox); the bus events follow the commit.
  */
 import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import { applyTransition } from "../conversations/state_machine.ts";
 import { updateConversation } from "../../db/conversations.ts";
-import { publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvent } from "../events.ts";
+import { recordInOutbox } from "../webhooks/outbox.ts";
+import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
 import { requireVisitorConversation } from "./visitor_conversation.ts";
 import { isoWithOffset } from "./widget_message.ts";
@@ -30,7 +34,8 @@ export async function requestHuman(
   input: { visitorId: string; conversationId: string; email?: string },
 ): Promise<HandoffResult> {
   const now = deps.clock();
-  const { row, changed, emailChanged } = await deps.sql.begin(async (tx) => {
+  await recordingsSettled(input.conversationId);
+  const { row, events } = await deps.sql.begin(async (tx) => {
     const found = await requireVisitorConversation(tx, bot, input.visitorId, input.conversationId, {
       forUpdate: true,
     });
@@ -48,39 +53,11 @@ export async function requestHuman(
     if (emailChanged) {
       row = await updateConversation(tx, bot.workspace_id, row.id, { visitor_email: input.email });
     }
-    return { row, changed, emailChanged };
+    const events = eventsOf(bot, row, changed, emailChanged ? input.email! : null);
+    for (const event of events) await recordInOutbox(tx, now, event);
+    return { row, events };
   });
-  if (emailChanged && !changed) {
-    await publishEvent(deps, {
-      type: "conversation.updated",
-      workspaceId: bot.workspace_id,
-      conversationId: row.public_id,
-      reason: "visitor_email",
-    });
-  }
-  if (changed) {
-    await publishEvent(deps, {
-      type: "handoff.requested",
-      workspaceId: bot.workspace_id,
-      conversationId: row.public_id,
-      chatbotId: bot.id,
-      requestedAt: row.handoff_requested_at?.toISOString() ?? null,
-    });
-    await publishEvent(deps, {
-      type: "conversation.updated",
-      workspaceId: bot.workspace_id,
-      conversationId: row.public_id,
-      reason: "handoff_requested",
-    });
-  }
-  if (emailChanged) {
-    await publishEvent(deps, {
-      type: "lead.captured",
-      workspaceId: bot.workspace_id,
-      conversationId: row.public_id,
-      email: input.email!,
-    });
-  }
+  for (const event of events) await publishEvent(deps, event);
   return {
     conversation_id: row.public_id,
     status: row.status,
@@ -88,4 +65,31 @@ export async function requestHuman(
     handoff_requested_at: row.handoff_requested_at ? isoWithOffset(row.handoff_requested_at) : null,
     agents_online: deps.realtime.agentsOnline(bot.workspace_id) > 0,
   };
+}
+
+/** What the request changed, as events, in the order subscribers see them. */
+function eventsOf(
+  bot: ChatbotRow,
+  row: { public_id: string; handoff_requested_at: Date | null },
+  requested: boolean,
+  email: string | null,
+): ParleyEvent[] {
+  const base = { workspaceId: bot.workspace_id, conversationId: row.public_id };
+  const events: ParleyEvent[] = [];
+  if (email !== null && !requested) {
+    events.push({ ...base, type: "conversation.updated", reason: "visitor_email" });
+  }
+  if (requested) {
+    events.push(
+      {
+        ...base,
+        type: "handoff.requested",
+        chatbotId: bot.id,
+        requestedAt: row.handoff_requested_at?.toISOString() ?? null,
+      },
+      { ...base, type: "conversation.updated", reason: "handoff_requested" },
+    );
+  }
+  if (email !== null) events.push({ ...base, type: "lead.captured", email });
+  return events;
 }

@@ -23,6 +23,15 @@ import {
 } from "./integrations.ts";
 import { dashboardBroadcastingAuth } from "./broadcasting.ts";
 import { listConversations, showConversation } from "./history.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "./webhooks.ts";
 
 export const dashboardRouter = router({
   login,
@@ -69,4 +78,11 @@ export const dashboardRouter = router({
   broadcastingAuth: dashboardBroadcastingAuth,
   listConversations,
   showConversation,
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  redeliverWebhook,
 });

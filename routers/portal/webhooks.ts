@@ -13,28 +13,23 @@ import { listEndpoints, showEndpoint } from "../../domain/webhooks/list_endpoint
 import { rotateEndpointSecret } from "../../domain/webhooks/rotate_endpoint_secret.ts";
 import { listDeliveries } from "../../domain/webhooks/list_deliveries.ts";
 import { redeliver } from "../../domain/webhooks/redeliver.ts";
+import {
+  deliveriesLimit,
+  deliveryId,
+  deliveryList,
+  endpointId,
+  endpointSchema,
+  endpointWithSecret,
+  overlapHours,
+  webhookDescription,
+  webhookEvents,
+  webhookUrl,
+} from "../schemas/webhooks.ts";
 
-const endpointId = z.coerce.number().int().min(1);
-const url = z.string().trim().min(1).max(2048);
-const events = z.array(z.string().max(64)).max(WEBHOOK_EVENT_TYPES.length * 2).meta({
-  examples: [["conversation.created", "message.created"]],
-});
-const description = z.string().max(500);
-
-const endpointSchema = z.object({
-  id: z.int(),
-  url: z.string(),
-  description: z.string(),
-  events: z.array(z.string()),
-  enabled: z.boolean(),
-  disabled_reason: z.string().nullable(),
-  previous_secret_expires_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-const withSecret = endpointSchema.extend({
-  secret: z.string().meta({ examples: ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"] }),
-});
+const url = webhookUrl;
+const events = webhookEvents;
+const description = webhookDescription;
+const withSecret = endpointWithSecret;
 
 export const listWebhooks = portalProcedure
   .meta({
@@ -143,7 +138,7 @@ export const rotateWebhookSecret = portalProcedure
     },
     permission: "manage-workspace",
   })
-  .input(z.object({ id: endpointId, overlap_hours: z.int().min(0).max(168).optional() }))
+  .input(z.object({ id: endpointId, overlap_hours: overlapHours.optional() }))
   .output(z.object({ data: withSecret }))
   .mutation(async ({ ctx, input }) => ({
     data: await rotateEndpointSecret(
@@ -153,16 +148,6 @@ export const rotateWebhookSecret = portalProcedure
       input.overlap_hours,
     ),
   }));
-
-const attemptSchema = z.object({
-  attempt: z.int(),
-  at: z.string(),
-  status_code: z.int().nullable(),
-  duration_ms: z.int(),
-  response_excerpt: z.string().nullable(),
-  error: z.string().nullable(),
-  outcome: z.enum(["succeeded", "retry", "failed"]),
-});
 
 export const listWebhookDeliveries = portalProcedure
   .meta({
@@ -175,19 +160,8 @@ export const listWebhookDeliveries = portalProcedure
     },
     permission: "manage-workspace",
   })
-  .input(z.object({ id: endpointId, limit: z.coerce.number().int().min(1).max(100).optional() }))
-  .output(z.object({
-    data: z.array(z.object({
-      id: z.int(),
-      event_id: z.string(),
-      event_type: z.string(),
-      status: z.enum(["pending", "succeeded", "failed"]),
-      attempts: z.int(),
-      next_attempt_at: z.string().nullable(),
-      created_at: z.string(),
-      attempt_log: z.array(attemptSchema),
-    })),
-  }))
+  .input(z.object({ id: endpointId, limit: deliveriesLimit.optional() }))
+  .output(deliveryList)
   .query(async ({ ctx, input }) => ({
     data: await listDeliveries(ctx.deps, ctx.auth!.workspace.id, input.id, input.limit ?? 50),
   }));
@@ -203,7 +177,7 @@ export const redeliverWebhook = portalProcedure
     },
     permission: "manage-workspace",
   })
-  .input(z.object({ id: endpointId, delivery: z.coerce.number().int().min(1) }))
+  .input(z.object({ id: endpointId, delivery: deliveryId }))
   .output(z.object({ message: z.string() }))
   .mutation(({ ctx, input }) =>
     redeliver(ctx.deps, ctx.auth!.workspace.id, input.id, input.delivery)

@@ -5,7 +5,10 @@
  * - `refuse`: live connections are closed and new ones refused (a stopped
  *   database: ECONNREFUSED);
  * - `stall`: live connections stop carrying bytes and new ones are accepted
- *   but never answered (a network partition).
+ *   but never answered (a network partition);
+ * - `stallAfterCommit()`: traffic flows until the server confirms the next
+ *   COMMIT, then stalls: the application has committed and can touch the
+ *   database no more (the moment a crash between commit and publish loses).
  */
 
 export type FaultMode = "refuse" | "stall";
@@ -15,6 +18,8 @@ export interface FaultProxy {
   /** `target` URL's credentials and path, pointed at the proxy. */
   urlFor(target: string): string;
   cut(mode: FaultMode): void;
+  /** Stall every link once the database has answered the next COMMIT (and its ReadyForQuery). */
+  stallAfterCommit(): void;
   heal(): void;
   /** Connections accepted so far. */
   readonly accepted: number;
@@ -36,6 +41,7 @@ export function startFaultProxy(target: { hostname: string; port: number }): Fau
   // A stalled link holds bytes here until it heals or dies; nothing is forwarded meanwhile.
   let healed: Promise<void> = Promise.resolve();
   let release: () => void = () => {};
+  let commitTrap = false;
 
   const listen = () => {
     listener = Deno.listen({ hostname: "127.0.0.1", port });
@@ -69,24 +75,41 @@ export function startFaultProxy(target: { hostname: string; port: number }): Fau
     try {
       while (mode === "stall") await healed;
       link.upstream = await Deno.connect(target);
-      await Promise.all([pipe(client, link.upstream), pipe(link.upstream, client)]);
+      await Promise.all([pipe(client, link.upstream, false), pipe(link.upstream, client, true)]);
     } catch { /* either side went away */ }
     link.close();
   };
 
-  const pipe = async (from: Deno.Conn, to: Deno.Conn) => {
+  const pipe = async (from: Deno.Conn, to: Deno.Conn, fromServer: boolean) => {
     const buf = new Uint8Array(64 * 1024);
     for (;;) {
       const n = await from.read(buf);
       if (n === null) break;
       while (mode === "stall") await healed;
+      // Through the end of the COMMIT's CommandComplete and the ReadyForQuery after it.
+      const cutAt = fromServer && commitTrap ? commitEnd(buf.subarray(0, n)) : -1;
+      const end = cutAt >= 0 ? Math.min(n, cutAt + 6) : n;
+      // Stalled before the client can read its COMMIT's answer, so nothing it sends after passes.
+      if (cutAt >= 0) {
+        commitTrap = false;
+        stall();
+      }
       let off = 0;
-      while (off < n) off += await to.write(buf.subarray(off, n));
+      while (off < end) off += await to.write(buf.subarray(off, end));
+      if (cutAt >= 0) {
+        await healed;
+        while (off < n) off += await to.write(buf.subarray(off, n));
+      }
     }
     try {
       to.close();
     } catch { /* closed */ }
   };
+
+  function stall() {
+    mode = "stall";
+    healed = new Promise((r) => release = r);
+  }
 
   listen();
   return {
@@ -103,14 +126,17 @@ export function startFaultProxy(target: { hostname: string; port: number }): Fau
       return u.toString();
     },
     cut(m) {
-      mode = m;
       if (m === "refuse") {
+        mode = m;
         listener?.close();
         listener = null;
         for (const link of [...links]) link.close();
       } else {
-        healed = new Promise((r) => release = r);
+        stall();
       }
+    },
+    stallAfterCommit() {
+      commitTrap = true;
     },
     heal() {
       const was = mode;
@@ -127,4 +153,26 @@ export function startFaultProxy(target: { hostname: string; port: number }): Fau
       return Promise.resolve();
     },
   };
+}
+
+/** CommandComplete "COMMIT": 'C', length 11, the tag and its NUL. */
+const COMMIT_COMPLETE = new Uint8Array([
+  0x43,
+  0,
+  0,
+  0,
+  11,
+  ...new TextEncoder().encode("COMMIT"),
+  0,
+]);
+
+/** The index just past a COMMIT's CommandComplete in `chunk`, or -1. */
+function commitEnd(chunk: Uint8Array): number {
+  outer: for (let i = 0; i + COMMIT_COMPLETE.length <= chunk.length; i++) {
+    for (let j = 0; j < COMMIT_COMPLETE.length; j++) {
+      if (chunk[i + j] !== COMMIT_COMPLETE[j]) continue outer;
+    }
+    return i + COMMIT_COMPLETE.length;
+  }
+  return -1;
 }

@@ -1841,6 +1841,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's webhook endpoints, and the event types one can subscribe to
+         * @description Requires the `manage-workspace` permission.
+         */
+        get: operations["dashboardListWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook endpoint; its signing secret is in this answer only
+         * @description Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardCreateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint and its delivery log
+         * @description Requires the `manage-workspace` permission.
+         */
+        delete: operations["dashboardDeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, description, events or enabled state
+         * @description Requires the `manage-workspace` permission.
+         */
+        patch: operations["dashboardUpdateWebhook"];
+        trace?: never;
+    };
+    "/api/dashboard/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret, shown once; the previous one signs beside it a while
+         * @description Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An endpoint's latest deliveries with every attempt, newest first
+         * @description Requires the `manage-workspace` permission.
+         */
+        get: operations["dashboardListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/webhooks/{id}/deliveries/{delivery}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (same webhook-id and body); 409 while it is in flight
+         * @description Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots/{key}/try": {
         parameters: {
             query?: never;
@@ -9981,6 +10089,460 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "url": "https://example.com/help",
+                     *           "description": "description",
+                     *           "events": [
+                     *             "event"
+                     *           ],
+                     *           "enabled": true,
+                     *           "disabled_reason": "disabled reason",
+                     *           "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ],
+                     *       "event_types": [
+                     *         "event type"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        event_types: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCreateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.com/parley/webhooks",
+                 *       "description": "CRM sync",
+                 *       "events": [
+                 *         "conversation.created",
+                 *         "lead.captured"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    url: string;
+                    description?: string;
+                    /**
+                     * @example [
+                     *       "conversation.created",
+                     *       "message.created"
+                     *     ]
+                     */
+                    events: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The webhook endpoint was deleted."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": {
+                    url?: string;
+                    description?: string;
+                    /**
+                     * @example [
+                     *       "conversation.created",
+                     *       "message.created"
+                     *     ]
+                     */
+                    events?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "overlap_hours": 24
+                 *     }
+                 */
+                "application/json": {
+                    overlap_hours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "url": "https://example.com/help",
+                     *         "description": "description",
+                     *         "events": [
+                     *           "event"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "disabled reason",
+                     *         "previous_secret_expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            created_at: string;
+                            updated_at: string;
+                            /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @example 1 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "event_id": "event id",
+                     *           "event_type": "event type",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "next_attempt_at": "2026-11-21T07:06:17.123000Z",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "attempt_log": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "at": "2026-11-21T07:06:17.123000Z",
+                     *               "status_code": 1,
+                     *               "duration_ms": 1,
+                     *               "response_excerpt": "response excerpt",
+                     *               "error": "The site could not be reached.",
+                     *               "outcome": "succeeded"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            event_id: string;
+                            event_type: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            created_at: string;
+                            attempt_log: {
+                                attempt: number;
+                                at: string;
+                                status_code: number | null;
+                                duration_ms: number;
+                                response_excerpt: string | null;
+                                error: string | null;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "retry" | "failed";
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardRedeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+                /** @example 1 */
+                delivery: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The delivery was queued to be sent again."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
