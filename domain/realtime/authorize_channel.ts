@@ -1,7 +1,8 @@
 /**
  * broadcasting/auth: signs a subscription for a channel the token holder may
  * join (its workspace's channels, its own user channel, conversations of its
- * workspace, the workspace presence channel with its name and avatar), and
+ * workspace, the workspace presence channel with its name and avatar, the
+ * screen channel of a conversation whose bot allows screen sharing), and
  * refuses every other channel, a widget's included. The grant (which token
  * signed for which socket and channel) is recorded so the subscription ends
  * with its token (subscription_grants.ts).
@@ -13,6 +14,8 @@ import { Forbidden } from "../errors.ts";
 import { parseChannel } from "./channels.ts";
 import { signSubscription } from "./pusher_signature.ts";
 import { recordGrant } from "./subscription_grants.ts";
+import { can } from "../auth/permissions.ts";
+import { screenShareEnabled } from "../screen_share/screen_share_target.ts";
 
 export interface ChannelAuthorization {
   auth: string;
@@ -38,6 +41,14 @@ export async function authorizeChannel(
     case "conversation": {
       const conv = await findConversationByPublicId(deps.sql, who.workspace.id, ref.conversationId);
       if (!conv) throw refuse();
+      break;
+    }
+    case "screen": {
+      // The visitor's page: only agents who handle this workspace's conversations, and only
+      // where the bot allows screen sharing.
+      if (!can(who.user.role, "handle-conversations")) throw refuse();
+      const conv = await findConversationByPublicId(deps.sql, who.workspace.id, ref.conversationId);
+      if (!conv || !(await screenShareEnabled(deps.sql, conv.chatbot_id))) throw refuse();
       break;
     }
     case "presence": {

@@ -8,6 +8,7 @@ export type ChannelRef =
   | { kind: "user"; userId: number }
   | { kind: "conversation"; conversationId: string }
   | { kind: "presence"; workspaceId: number }
+  | { kind: "screen"; conversationId: string }
   | { kind: "widget"; conversationId: string; token: string };
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -18,6 +19,10 @@ const PATTERNS: [RegExp, (m: RegExpExecArray) => ChannelRef][] = [
   [
     new RegExp(`^private-conversation\\.(${UUID})$`),
     (m) => ({ kind: "conversation", conversationId: m[1]! }),
+  ],
+  [
+    new RegExp(`^private-screen\\.(${UUID})$`),
+    (m) => ({ kind: "screen", conversationId: m[1]! }),
   ],
   [new RegExp(`^presence-workspace\\.${ID}$`), (m) => ({ kind: "presence", workspaceId: +m[1]! })],
   [
@@ -41,6 +46,7 @@ export const channelName = {
   user: (userId: number) => `private-user.${userId}`,
   conversation: (conversationId: string) => `private-conversation.${conversationId}`,
   presence: (workspaceId: number) => `presence-workspace.${workspaceId}`,
+  screen: (conversationId: string) => `private-screen.${conversationId}`,
   widget: (conversationId: string, token: string) =>
     `conversation-widget.${conversationId}.${token}`,
 };
