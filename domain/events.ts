@@ -115,7 +115,8 @@ export type ParleyEvent =
     workspaceId: number;
     conversationId: string;
     shareId: number;
-    events: unknown[];
+    /** Each event as its JSON text. */
+    events: string[];
   };
 
 /**

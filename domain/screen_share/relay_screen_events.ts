@@ -16,7 +16,7 @@ export const NOT_SHARING = "Screen sharing is not active in this conversation.";
 export async function relayScreenEvents(
   deps: Pick<AppDeps, "sql" | "bus" | "log">,
   bot: ChatbotRow,
-  input: { visitorId: string; conversationId: string; events: unknown[] },
+  input: { visitorId: string; conversationId: string; events: string[] },
 ): Promise<{ accepted: number }> {
   const conv = await requireVisitorConversation(
     deps.sql,

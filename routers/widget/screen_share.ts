@@ -68,8 +68,14 @@ export const widgetScreenEvents = publicProcedure
     key: keyField,
     visitor_id: visitorIdField,
     conversation_id: conversationIdField,
-    events: z.array(z.object({ type: z.int(), timestamp: z.number() }).loose())
-      .max(SCREEN_BATCH_EVENTS),
+    // Each event as its JSON text: a page's DOM nests far deeper than request bodies may, and
+    // the server only relays it (the agent's viewer parses it).
+    events: z.array(
+      z.string().max(SCREEN_BATCH_BYTES).refine(
+        (e) => e.startsWith("{") && e.endsWith("}"),
+        "Each event must be one rrweb event, as JSON object text.",
+      ),
+    ).max(SCREEN_BATCH_EVENTS),
   }))
   .output(z.object({ accepted: z.int() }))
   .mutation(async ({ ctx, input }) => {

@@ -55,7 +55,7 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
   const request = (conversation: string, token = agent) =>
     http(s.url, "POST", `/api/agent/conversations/${conversation}/screen-share`, { token });
   const sample = [
-    { type: 4, timestamp: Date.now(), data: { href: "https://shop.test/", width: 800 } },
+    JSON.stringify({ type: 4, timestamp: Date.now(), data: { href: "https://shop.test/" } }),
   ];
   const clients: { disconnect(): void }[] = [];
   const client = (opts: Parameters<typeof pusherClient>[1] = {}) => {
@@ -177,19 +177,29 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
     });
 
     await t.step("oversized or malformed batches are refused clearly", async () => {
-      const big = [{ type: 2, timestamp: 1, data: { text: "x".repeat(600 * 1024) } }];
+      const big = [
+        JSON.stringify({ type: 2, timestamp: 1, data: { text: "x".repeat(600 * 1024) } }),
+      ];
       const r = await send(convA, "v_screen_a", big);
       assertEquals(r.status, 413);
       assertEquals(
         r.body.message,
         "The request body is too large: this route accepts at most 524,288 bytes.",
       );
-      const many = Array.from({ length: 2001 }, (_, i) => ({ type: 3, timestamp: i }));
+      const many = Array.from(
+        { length: 2001 },
+        (_, i) => JSON.stringify({ type: 3, timestamp: i }),
+      );
       const tooMany = await send(convA, "v_screen_a", many);
       assertEquals(tooMany.status, 422);
       assertOk(tooMany.body.errors.events, JSON.stringify(tooMany.body));
-      const bad = await send(convA, "v_screen_a", [{ nope: true }]);
+      const bad = await send(convA, "v_screen_a", [{ type: 3, timestamp: 1 }]);
       assertEquals(bad.status, 422);
+      const notJson = await send(convA, "v_screen_a", ["<p>hello</p>"]);
+      assertEquals(notJson.status, 422);
+      assertEquals(notJson.body.errors["events.0"], [
+        "Each event must be one rrweb event, as JSON object text.",
+      ]);
     });
 
     await t.step("agents cannot write on the screen channel", async () => {
