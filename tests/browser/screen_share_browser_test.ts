@@ -137,6 +137,13 @@ ${snippet}</body></html>`,
         await visitor.getByRole("button", { name: "No thanks" }).click();
         await agent.locator(".screen-status", { hasText: "declined" }).waitFor();
       });
+      await t.step("leaving the page ends the share", async () => {
+        await agent.getByRole("button", { name: "View screen" }).click();
+        await visitor.getByRole("button", { name: "Share this page" }).click();
+        await agent.locator(".screen-status", { hasText: "Live" }).waitFor();
+        await visitor.goto("about:blank");
+        await agent.locator(".screen-status", { hasText: "The visitor left the page" }).waitFor();
+      });
       assertEquals(errors, []);
     } finally {
       for (const c of contexts) await c.close().catch(() => {});

@@ -36,13 +36,14 @@ export function startRecorder(opts: RecorderOptions): Recorder {
   let queued = 0;
   let sending = false;
   let stopped = false;
-  let stopRecording: (() => void) | undefined;
+  // Filled once rrweb starts; `end` may run earlier, from the first full view's emit.
+  const recording: { stop?: () => void } = {};
 
   const end = (reason: string | null) => {
     if (stopped) return;
     stopped = true;
     clearInterval(timer);
-    stopRecording?.();
+    recording.stop?.();
     queue = [];
     if (reason) opts.onStop(reason);
   };
@@ -66,7 +67,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
 
   const timer = setInterval(() => void flush(), FLUSH_MS);
 
-  stopRecording = record({
+  recording.stop = record({
     emit(event: RrwebEvent) {
       if (stopped) return;
       if (event.type === META && event.data && typeof event.data.href === "string") {
@@ -90,6 +91,7 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     slimDOMOptions: "all",
     sampling: { mousemove: 100, scroll: 150, input: "last" },
   }) as (() => void) | undefined;
+  if (stopped) recording.stop?.();
 
   return {
     snapshot: () => !stopped && record.takeFullSnapshot(true),

@@ -97,7 +97,11 @@ export class ScreenShare {
       await this.host.api.screenShare(this.host.visitorId, id, "accept");
       this.recorder = start({
         send: (events) => this.host.api.screenEvents(this.host.visitorId, id, events),
-        onStop: (reason) => this.finish(reason),
+        // The recorder stopped by itself (the server ended the share, or the page is too large).
+        onStop: (reason) => {
+          this.finish(reason);
+          void this.host.api.screenShare(this.host.visitorId, id, "stop").catch(() => {});
+        },
       });
       this.showBar();
       this.host.note("You're sharing this page. Inputs stay hidden.");
