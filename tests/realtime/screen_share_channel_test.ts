@@ -202,6 +202,21 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
       ]);
     });
 
+    await t.step("more than 240 batches a minute from one address: 429", async () => {
+      const ip = freshIp();
+      const body = { visitor_id: "v_screen_a", conversation_id: convA, events: sample };
+      const statuses: number[] = [];
+      for (let i = 0; i < 241; i++) {
+        const r = await http(s.url, "POST", "/widget/acme-helper/screen-share/events", {
+          body,
+          headers: ip,
+        });
+        statuses.push(r.status);
+      }
+      assertEquals(statuses.slice(0, 240).every((st) => st === 200), true);
+      assertEquals(statuses[240], 429);
+    });
+
     await t.step("agents cannot write on the screen channel", async () => {
       const c = client({ token: agent });
       const joined = await subscribe(c, `private-screen.${convA}`);
