@@ -144,6 +144,15 @@ ${snippet}</body></html>`,
         await visitor.goto("about:blank");
         await agent.locator(".screen-status", { hasText: "The visitor left the page" }).waitFor();
       });
+      await t.step("a request made while the visitor was away is asked on return", async () => {
+        await agent.getByRole("button", { name: "View screen" }).click();
+        await agent.locator(".screen-status", { hasText: "Waiting for the visitor" }).waitFor();
+        await visitor.goto(shopUrl);
+        await visitor.getByRole("button", { name: "Share this page" }).click();
+        await agent.locator(".screen-status", { hasText: "Live" }).waitFor();
+        const replay = agent.frameLocator("iframe.screen-frame").frameLocator("iframe");
+        await replay.locator("#promo", { hasText: "Spring sale" }).waitFor({ timeout: 15_000 });
+      });
       assertEquals(errors, []);
     } finally {
       for (const c of contexts) await c.close().catch(() => {});

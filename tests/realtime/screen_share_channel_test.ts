@@ -83,6 +83,12 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
         token: agent,
       });
       assertEquals(active.body.active.screen_share, false);
+      const beat = await widget("/heartbeat", {
+        visitor_id: "v_screen_a",
+        conversation_id: convA,
+        chat_open: false,
+      });
+      assertEquals(beat.body.conversation.screen_share, null);
       await setFlag(true);
     });
 
@@ -142,6 +148,16 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
       const heard = await asked;
       assertEquals(heard.screen_share, { id: r.body.screen_share.id, state: "requested" });
       assertEquals(heard.resync, false);
+      // The heartbeat says so too, for a widget whose socket missed it.
+      const beat = await widget("/heartbeat", {
+        visitor_id: "v_screen_a",
+        conversation_id: convA,
+        chat_open: false,
+      });
+      assertEquals(beat.body.conversation.screen_share, {
+        id: r.body.screen_share.id,
+        state: "requested",
+      });
 
       const early = await send(convA, "v_screen_a", sample);
       assertEquals(early.status, 409);

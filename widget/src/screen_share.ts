@@ -42,6 +42,8 @@ export class ScreenShare {
   private recorder: Recorder | null = null;
   private card: HTMLElement | null = null;
   private shareId = 0;
+  /** Requests the visitor already answered (a heartbeat in flight may still report one). */
+  private readonly answered = new Set<number>();
 
   constructor(private readonly host: ScreenShareHost) {
     host.bar.hidden = true;
@@ -61,7 +63,7 @@ export class ScreenShare {
   }
 
   private askConsent(id: number): void {
-    if (this.card && this.shareId === id) return;
+    if ((this.card && this.shareId === id) || this.answered.has(id)) return;
     this.card?.remove();
     this.shareId = id;
     const yes = h("button", { type: "button", class: "primary" }, "Share this page");
@@ -85,6 +87,7 @@ export class ScreenShare {
 
   private async answer(accept: boolean): Promise<void> {
     const id = this.host.conversationId();
+    this.answered.add(this.shareId);
     this.card?.remove();
     this.card = null;
     if (!id) return;

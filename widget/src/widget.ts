@@ -393,6 +393,10 @@ export class Widget {
       if (!this.conversationId) this.setConversation(c.conversation_id, false);
       this.followState(c);
       this.realtime?.follow(c.realtime_channel);
+      // A request the socket did not bring (it was reconnecting, or the page was reloaded).
+      if (c.screen_share?.state === "requested") {
+        this.screen?.update({ conversation_id: c.conversation_id, screen_share: c.screen_share });
+      }
     }
     this.deliver(reply.messages ?? []);
   }

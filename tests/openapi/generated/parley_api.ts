@@ -9840,7 +9840,11 @@ export interface operations {
                      *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *         "status": "bot",
                      *         "handoff_state": "bot_active",
-                     *         "realtime_channel": "realtime channel"
+                     *         "realtime_channel": "realtime channel",
+                     *         "screen_share": {
+                     *           "id": 1,
+                     *           "state": "requested"
+                     *         }
                      *       },
                      *       "messages": [
                      *         {
@@ -9860,6 +9864,11 @@ export interface operations {
                             status: string;
                             handoff_state: string;
                             realtime_channel: string;
+                            screen_share: {
+                                id: number;
+                                /** @enum {string} */
+                                state: "requested" | "active" | "declined" | "ended";
+                            } | null;
                         } | null;
                         messages: {
                             id: number;
