@@ -76,6 +76,31 @@ ${snippet}</body></html>`,
       agent.on("console", (m) => console.log("AGENT", m.type(), m.text()));
       let conversation = "";
 
+      await t.step(
+        "the recorder and the viewer are served apart, with strict policies",
+        async () => {
+          const rec = await fetch(`${s.url}/widget-screen.js`);
+          assertEquals(rec.status, 200);
+          assertOk(rec.headers.get("content-type")?.startsWith("text/javascript"));
+          assertEquals(rec.headers.get("access-control-allow-origin"), "*");
+          assertOk((await rec.text()).includes("ParleyScreenRecorder"));
+          const widgetJs = await (await fetch(`${s.url}/widget.js`)).text();
+          assertOk(!widgetJs.includes("maskAllInputs"), "rrweb is not inside widget.js");
+          const viewer = await fetch(`${s.url}/inbox/screen`);
+          await viewer.body?.cancel();
+          const csp = viewer.headers.get("content-security-policy") ?? "";
+          assertOk(
+            csp.includes("script-src 'self'") && csp.includes("frame-ancestors 'self'"),
+            csp,
+          );
+          assertOk(!/script-src[^;]*unsafe/.test(csp), csp);
+          assertEquals(viewer.headers.get("x-frame-options"), "SAMEORIGIN");
+          const inbox = await fetch(`${s.url}/inbox`);
+          await inbox.body?.cancel();
+          assertOk(inbox.headers.get("content-security-policy")?.includes("frame-src 'self'"));
+        },
+      );
+
       await t.step("the visitor chats on the shop page", async () => {
         await visitor.goto(shopUrl);
         await visitor.locator(".launcher").click();
@@ -121,6 +146,11 @@ ${snippet}</body></html>`,
           assertOk(!html.includes(secret), `"${secret}" must not reach the agent`);
         }
         assertOk(/^•+$/.test(await card.inputValue()), await card.inputValue());
+        // The visitor's page is rebuilt where no script may run and nothing can be clicked.
+        const inner = agent.frameLocator("iframe.screen-frame").locator("iframe");
+        const sandbox = await inner.getAttribute("sandbox") ?? "";
+        assertOk(!sandbox.includes("allow-scripts"), `sandbox="${sandbox}"`);
+        assertEquals(await inner.evaluate((el) => getComputedStyle(el).pointerEvents), "none");
         await agent.screenshot({ path: new URL("screen_share_inbox.png", OUTPUT).pathname });
         await visitor.screenshot({ path: new URL("screen_share_visitor.png", OUTPUT).pathname });
       });
