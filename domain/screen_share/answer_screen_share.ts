@@ -26,6 +26,8 @@ import {
 
 export type VisitorScreenAction = "accept" | "decline" | "stop" | "leave";
 
+export const ALREADY_SHARING = "This conversation's screen is already shared from another tab.";
+
 export const NO_REQUEST = "No agent is asking to see your screen in this conversation.";
 
 export async function answerScreenShare(
@@ -47,7 +49,8 @@ export async function answerScreenShare(
       if (!brandingOf(bot.branding).screen_share) throw new Forbidden(SCREEN_SHARE_OFF);
       if (conv.status === "closed") throw new Conflict(CONVERSATION_CLOSED);
       if (!open) throw new Conflict(NO_REQUEST);
-      if (open.state === "active") return { row: open, changed: false, conv };
+      // One recorder per share: a second tab's accept would mix two pages in one view.
+      if (open.state === "active") throw new Conflict(ALREADY_SHARING);
       return { row: (await startScreenShare(tx, open.id, now))!, changed: true, conv };
     }
     if (input.action === "decline" && open?.state !== "requested") {

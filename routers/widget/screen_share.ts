@@ -22,7 +22,7 @@ export const widgetScreenShare = publicProcedure
       path: "/widget/{key}/screen-share",
       summary: "Answer an agent's request to see the page, or stop sharing",
       description:
-        "`accept` (409 when no request waits, 403 when the bot's `screen_share` flag is off), `decline`, `stop`, or `leave` (the page is being left). `screen_share` is null when none was ever requested.",
+        "`accept` (409 when no request waits or the page is already shared from another tab, 403 when the bot's `screen_share` flag is off), `decline`, `stop`, or `leave` (the page is being left). `screen_share` is null when none was ever requested.",
       errors: [409],
     },
     rateLimit: { name: "widget.screen-share", limit: 30, windowSeconds: 60, by: "ip" },

@@ -178,6 +178,13 @@ Deno.test("screen share: channel authorisation, consent, limits", serverTestOpti
       assertEquals(ok.status, 200);
       assertEquals(ok.body.screen_share.state, "active");
       assertEquals((await started).screen_share.state, "active");
+      // A second tab accepting the same request would mix two pages: refused.
+      const again = await answer(convA, "v_screen_a", "accept");
+      assertEquals(again.status, 409);
+      assertEquals(
+        again.body.message,
+        "This conversation's screen is already shared from another tab.",
+      );
       const page = nextEvent<{ events: unknown[]; screen_share_id: number }>(
         screen,
         "screen_share.events",

@@ -44,6 +44,8 @@ export class ScreenShare {
   private shareId = 0;
   /** Requests the visitor already answered (a heartbeat in flight may still report one). */
   private readonly answered = new Set<number>();
+  /** Between the visitor's accept and the recorder's start. */
+  private starting = false;
 
   constructor(private readonly host: ScreenShareHost) {
     host.bar.hidden = true;
@@ -59,7 +61,15 @@ export class ScreenShare {
     const { id, state } = u.screen_share;
     if (state === "requested" && !this.recorder) return this.askConsent(id);
     if (state === "active" && u.resync) return this.recorder?.snapshot();
+    // Accepted in another tab: this one's card has nothing left to answer.
+    if (state === "active" && !this.recorder && !this.starting) this.dropCard(id);
     if (state === "ended" || state === "declined") this.finish("Screen sharing ended.");
+  }
+
+  private dropCard(id: number): void {
+    this.answered.add(id);
+    this.card?.remove();
+    this.card = null;
   }
 
   private askConsent(id: number): void {
@@ -96,6 +106,7 @@ export class ScreenShare {
         await this.host.api.screenShare(this.host.visitorId, id, "decline");
         return this.host.note("You declined to share your screen.");
       }
+      this.starting = true;
       const start = await this.loadRecorder();
       await this.host.api.screenShare(this.host.visitorId, id, "accept");
       this.recorder = start({
@@ -110,6 +121,8 @@ export class ScreenShare {
       this.host.note("You're sharing this page. Inputs stay hidden.");
     } catch (err) {
       this.host.note(`Screen sharing could not start: ${(err as Error).message}`);
+    } finally {
+      this.starting = false;
     }
   }
 
