@@ -100,3 +100,26 @@ export async function endScreenShareOfClosed(
     RETURNING s.*`;
   return row ?? null;
 }
+
+/** Shares being recorded now, across workspaces (few at any time: a partial index serves it). */
+export async function activeScreenShares(
+  sql: Executor,
+): Promise<Pick<ScreenShareRow, "id" | "workspace_id" | "conversation_id" | "started_at">[]> {
+  return await sql`
+    SELECT id, workspace_id, conversation_id, started_at FROM screen_shares
+     WHERE state = 'active' ORDER BY id LIMIT 1000`;
+}
+
+/** Ends one share that went quiet (`left`), unless it already ended; with its conversation's id. */
+export async function endIdleScreenShare(
+  sql: Executor,
+  id: number,
+  now: Date,
+): Promise<(ScreenShareRow & { conversation_public_id: string }) | null> {
+  const [row] = await sql<(ScreenShareRow & { conversation_public_id: string })[]>`
+    UPDATE screen_shares s SET state = 'ended', ended_by = 'left', ended_at = ${now}
+      FROM conversations c
+     WHERE s.id = ${id} AND s.state = 'active' AND c.id = s.conversation_id
+    RETURNING s.*, c.public_id AS conversation_public_id`;
+  return row ?? null;
+}

@@ -17,6 +17,7 @@ import { brandingOf } from "../chatbots/branding.ts";
 import { Conflict, Forbidden } from "../errors.ts";
 import { publishEvent } from "../events.ts";
 import { requireVisitorConversation } from "../widget/visitor_conversation.ts";
+import { markShareSeen } from "./screen_share_liveness.ts";
 import {
   CONVERSATION_CLOSED,
   SCREEN_SHARE_OFF,
@@ -31,7 +32,7 @@ export const ALREADY_SHARING = "This conversation's screen is already shared fro
 export const NO_REQUEST = "No agent is asking to see your screen in this conversation.";
 
 export async function answerScreenShare(
-  deps: Pick<AppDeps, "sql" | "bus" | "log" | "clock">,
+  deps: Pick<AppDeps, "sql" | "bus" | "log" | "clock" | "kv" | "config">,
   bot: ChatbotRow,
   input: { visitorId: string; conversationId: string; action: VisitorScreenAction },
 ): Promise<{ screen_share: ScreenShareView | null }> {
@@ -65,6 +66,10 @@ export async function answerScreenShare(
     return { row: await latestScreenShare(tx, bot.workspace_id, conv.id), changed: false, conv };
   });
   const share = result.row ? screenShareView(result.row) : null;
+  // The idle clock starts at consent: a page that never sends a batch ends as `left`.
+  if (result.changed && share?.state === "active") {
+    await markShareSeen(deps.kv, share.id, deps.config.screenShareIdleSeconds);
+  }
   if (result.changed && share) {
     await publishEvent(deps, {
       type: "screen_share.updated",

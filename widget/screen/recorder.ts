@@ -13,6 +13,8 @@ import { record } from "rrweb";
 /** Under the server's 512 KiB per request, with room for the envelope. */
 const BATCH_BYTES = 480 * 1024;
 const FLUSH_MS = 500;
+/** An empty batch at least this often tells the server the page is still there. */
+const KEEPALIVE_MS = 15_000;
 
 export interface RecorderOptions {
   /** Sends one batch (each event as JSON text); resolves with the HTTP status (409: ended). */
@@ -48,9 +50,12 @@ export function startRecorder(opts: RecorderOptions): Recorder {
     if (reason) opts.onStop(reason);
   };
 
+  let lastSent = Date.now();
   const flush = async () => {
-    if (sending || stopped || queue.length === 0) return;
+    if (sending || stopped) return;
+    if (queue.length === 0 && Date.now() - lastSent < KEEPALIVE_MS) return;
     sending = true;
+    lastSent = Date.now();
     const batch = queue;
     queue = [];
     queued = 0;
