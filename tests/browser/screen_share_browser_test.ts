@@ -36,9 +36,12 @@ Deno.test(
         TRUSTED_PROXIES: "127.0.0.1",
       },
     });
-    await s.deps.sql`
-    UPDATE chatbots SET branding = branding || '{"screen_share": true}'::jsonb
-     WHERE public_key = 'acme-helper'`;
+    const setFlag = async (on: boolean) => {
+      await s.deps.sql`
+      UPDATE chatbots SET branding = branding || ${s.deps.sql.json({ screen_share: on })}
+       WHERE public_key = 'acme-helper'`;
+    };
+    await setFlag(true);
     const snippet = `<script src="${s.url}/widget.js" data-key="acme-helper" defer></script>`;
     const shop = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -114,7 +117,14 @@ ${snippet}</body></html>`,
       });
 
       await t.step("the agent asks; the widget asks the visitor, nothing loaded yet", async () => {
+        // Off: the inbox offers nothing.
+        await setFlag(false);
         await signIn(agent, s.url, conversation);
+        await agent.getByRole("button", { name: "Resolve" }).waitFor();
+        assertEquals(await agent.getByRole("button", { name: "View screen" }).count(), 0);
+        await setFlag(true);
+        await agent.reload();
+        await agent.locator(".conn[data-state=connected]", { hasText: "live" }).waitFor();
         await agent.getByRole("button", { name: "View screen" }).click();
         await agent.locator(".screen-status", { hasText: "Waiting for the visitor" }).waitFor();
         await visitor.getByText("A teammate would like to see this page").waitFor();
