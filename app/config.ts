@@ -47,6 +47,8 @@ export interface Config {
 
   /** Seconds between re-checks of the tokens behind channel subscriptions (REALTIME_RECHECK_SECONDS). */
   realtimeRecheckSeconds: number;
+  /** Seconds without a batch from a shared page before its share ends (SCREEN_SHARE_IDLE_SECONDS). */
+  screenShareIdleSeconds: number;
   /** Port of the socket server's own listener (REALTIME_PORT; default PORT + 1, or 0 with PORT=0). */
   realtimePort: number;
   /**
@@ -289,6 +291,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       5,
       1,
       300,
+    ),
+    screenShareIdleSeconds: parseIntRange(
+      "SCREEN_SHARE_IDLE_SECONDS",
+      env.SCREEN_SHARE_IDLE_SECONDS,
+      60,
+      2,
+      3600,
     ),
     realtimePort: parseIntRange(
       "REALTIME_PORT",

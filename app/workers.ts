@@ -7,6 +7,7 @@ import { startIndexingWorker } from "../domain/jobs/indexing_worker.ts";
 import { startNotificationsWorker } from "../domain/notifications/notifications_worker.ts";
 import { startCatalogueWorker } from "../domain/catalogue/catalogue_worker.ts";
 import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
+import { startScreenShareCloser } from "../domain/screen_share/screen_share_closer.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -15,6 +16,7 @@ const FACTORIES: WorkerFactory[] = [
   startNotificationsWorker,
   startCatalogueWorker,
   startWebhookWorker,
+  startScreenShareCloser,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

@@ -23,6 +23,10 @@ export interface InboxLiveOptions {
   /** Every realtime event, as received. */
   onEvent?: (channel: string, event: string, data: unknown) => void;
   onState?: (state: RealtimeState) => void;
+  /** A channel was joined (again, after a reconnect): the screen viewer then asks for a full view. */
+  onSubscribed?: (channel: string) => void;
+  /** A channel was refused. */
+  onSubscribeError?: (channel: string, message: string) => void;
   /** Poll interval while the socket is down (default 4 s); with it up, a 60 s safety net. */
   pollMs?: number;
 }
@@ -30,6 +34,8 @@ export interface InboxLiveOptions {
 export interface InboxLive {
   /** Follow this conversation's private channel too (notes, typing); null: none. */
   follow(conversationId: string | null): void;
+  /** Follow this conversation's screen channel (the visitor's shared page); null: none. */
+  followScreen(conversationId: string | null): void;
   /** Tells the followed conversation's visitor and agents that this agent is typing. */
   typing(typing: boolean, name: string): void;
   readonly state: RealtimeState;
@@ -52,8 +58,8 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
     authorize: (socketId, channel) => authorizeChannel(opts.client, socketId, channel),
     onEvent: (channel, event, data) => {
       opts.onEvent?.(channel, event, data);
-      // Client events (typing) change nothing stored: no reload for them.
-      if (!event.startsWith("client-")) changed(event);
+      // Client events (typing) change nothing stored, nor does the shared page: no reload.
+      if (!event.startsWith("client-") && event !== "screen_share.events") changed(event);
     },
     onState: (state) => {
       opts.onState?.(state);
@@ -63,9 +69,14 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
     // From here on every change arrives as an event: one more catch-up closes the gap.
     // (The presence channel carries no inbox change: its subscription needs no catch-up.)
     onSubscribed: (channel) => {
-      if (!channel.startsWith("presence-")) changed("subscribed");
+      opts.onSubscribed?.(channel);
+      if (!channel.startsWith("presence-") && !channel.startsWith("private-screen.")) {
+        changed("subscribed");
+      }
     },
+    onSubscribeError: (channel, message) => opts.onSubscribeError?.(channel, message),
   });
+  let screen: string | null = null;
   socket?.subscribe(agentChannels.workspace(opts.workspaceId));
   // Following the inbox is being online: the widget's handoff answer (`agents_online`) counts
   // the agents on this channel, and the socket's close (the last tab, or tail stopping) ends it.
@@ -83,6 +94,12 @@ export function followInbox(opts: InboxLiveOptions): InboxLive {
       if (followed) socket?.unsubscribe(agentChannels.conversation(followed));
       followed = conversationId;
       if (followed) socket?.subscribe(agentChannels.conversation(followed));
+    },
+    followScreen(conversationId) {
+      if (conversationId === screen) return;
+      if (screen) socket?.unsubscribe(agentChannels.screen(screen));
+      screen = conversationId;
+      if (screen) socket?.subscribe(agentChannels.screen(screen));
     },
     typing(typing, name) {
       if (followed) {

@@ -272,4 +272,6 @@ export const agentChannels = {
   conversation: (conversationId: string) => `private-conversation.${conversationId}`,
   /** Who is online: an agent subscribed here counts as online (the widget's handoff answer). */
   presence: (workspaceId: number) => `presence-workspace.${workspaceId}`,
+  /** The visitor's shared page (screen sharing), read-only. */
+  screen: (conversationId: string) => `private-screen.${conversationId}`,
 };

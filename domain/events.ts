@@ -6,6 +6,7 @@
  * message, note and chatbot ids subscribers load by.
  */
 import type { AppDeps } from "./deps.ts";
+import type { ScreenShareView } from "./screen_share/screen_share_view.ts";
 
 /** Why a conversation's inbox row changed. */
 export type UpdateReason =
@@ -128,7 +129,24 @@ export type ParleyEvent =
     error: string | null;
   }
   /** A token was revoked (sign-out): the realtime subscriptions it authorised end on every instance. */
-  | { type: "token.revoked"; workspaceId: number; tokenId: number };
+  | { type: "token.revoked"; workspaceId: number; tokenId: number }
+  | {
+    /** A screen share was requested, answered or ended; `resync`: the agent asks for a new full view. */
+    type: "screen_share.updated";
+    workspaceId: number;
+    conversationId: string;
+    share: ScreenShareView;
+    resync?: boolean;
+  }
+  | {
+    /** A batch of the visitor's page recording (rrweb events), relayed to the agents, never stored. */
+    type: "screen_share.events";
+    workspaceId: number;
+    conversationId: string;
+    shareId: number;
+    /** Each event as its JSON text. */
+    events: string[];
+  };
 
 /**
  * Publish after commit. A lost event must not fail an action that already

@@ -10,11 +10,14 @@ import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static
 import { bundleBrowserScript } from "../widget/bundle.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
 import { inboxPage } from "./page.ts";
+import { SCREEN_PAGE_CSP, screenPage } from "./screen/page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
 const WORKER = new URL("./src/sw.ts", import.meta.url);
 const STYLES = new URL("./inbox.css", import.meta.url);
 const ASSET_CACHE = "no-cache";
+const SCREEN_ENTRY = new URL("./screen/replay.ts", import.meta.url);
+const SCREEN_STYLES = new URL("./screen/screen.css", import.meta.url);
 
 interface InboxAssets {
   script: StaticAsset;
@@ -45,6 +48,40 @@ export function inboxAssets(): Promise<InboxAssets> {
   return assets;
 }
 
+interface ScreenAssets {
+  page: StaticAsset;
+  script: StaticAsset;
+  styles: StaticAsset;
+}
+
+let screenAssets: Promise<ScreenAssets> | null = null;
+
+/**
+ * The screen-share viewer (/inbox/screen and its rrweb replayer), built on
+ * its first request only: most inbox sessions never open it.
+ */
+function screenViewer(): Promise<ScreenAssets> {
+  screenAssets ??= (async () => {
+    const [js, css] = await Promise.all([
+      bundleBrowserScript(SCREEN_ENTRY, "the screen viewer"),
+      Deno.readTextFile(SCREEN_STYLES),
+    ]);
+    const script = await makeAsset(js, "text/javascript; charset=utf-8", ASSET_CACHE);
+    const styles = await makeAsset(css, "text/css; charset=utf-8", ASSET_CACHE);
+    const version = (script.etag + styles.etag).replace(/"/g, "").slice(0, 16);
+    const page = await makeAsset(screenPage(version), "text/html; charset=utf-8", "no-cache", {
+      "content-security-policy": SCREEN_PAGE_CSP,
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "SAMEORIGIN",
+    });
+    return { page, script, styles };
+  })().catch((err) => {
+    screenAssets = null;
+    throw err;
+  });
+  return screenAssets;
+}
+
 function page(config: AppConfig): Promise<StaticAsset> {
   const key = config.realtimeKey;
   const socketUrl = config.realtimeUrl;
@@ -56,7 +93,8 @@ function page(config: AppConfig): Promise<StaticAsset> {
       const html = inboxPage(key, version, socketUrl);
       return makeAsset(html, "text/html; charset=utf-8", "no-cache", {
         // The house policy for our pages; the inbox has nothing inline, so it is the strictest.
-        "content-security-policy": await pageCsp(html, socketUrl ? [socketUrl] : []),
+        // The one frame it holds is its own screen-share viewer (/inbox/screen).
+        "content-security-policy": await pageCsp(html, socketUrl ? [socketUrl] : [], ["'self'"]),
         "referrer-policy": "same-origin",
         "x-frame-options": "DENY",
       });
@@ -95,5 +133,26 @@ export const inboxAssetRoutes: RawRoute[] = [
     template: "/inbox/sw.js",
     offline: true,
     handle: async (req) => serveAsset(req, (await inboxAssets()).worker),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "screen"],
+    template: "/inbox/screen",
+    offline: true,
+    handle: async (req) => serveAsset(req, (await screenViewer()).page),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "screen.js"],
+    template: "/inbox/screen.js",
+    offline: true,
+    handle: async (req) => serveAsset(req, (await screenViewer()).script),
+  },
+  {
+    method: "GET",
+    pattern: ["inbox", "screen.css"],
+    template: "/inbox/screen.css",
+    offline: true,
+    handle: async (req) => serveAsset(req, (await screenViewer()).styles),
   },
 ];

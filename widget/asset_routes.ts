@@ -4,7 +4,7 @@
  */
 import type { RawRoute } from "../routers/raw_routes.ts";
 import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
-import { bundleWidget } from "./bundle.ts";
+import { bundleScreenRecorder, bundleWidget } from "./bundle.ts";
 import { demoCsp, demoKey, demoPage } from "./demo_page.ts";
 
 /**
@@ -15,23 +15,37 @@ import { demoCsp, demoKey, demoPage } from "./demo_page.ts";
 const SCRIPT_CACHE = "public, max-age=300, stale-while-revalidate=86400";
 
 let script: Promise<StaticAsset> | null = null;
+let recorder: Promise<StaticAsset> | null = null;
+
+function scriptAsset(text: string): Promise<StaticAsset> {
+  return makeAsset(text, "text/javascript; charset=utf-8", SCRIPT_CACHE, {
+    "access-control-allow-origin": "*",
+    "cross-origin-resource-policy": "cross-origin",
+    // Opened directly, the script is inert: it may load and run nothing.
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  });
+}
 
 /** The bundled script; a failed build is not cached, so the next request retries. */
 export function widgetScript(): Promise<StaticAsset> {
-  script ??= bundleWidget()
-    .then((text) =>
-      makeAsset(text, "text/javascript; charset=utf-8", SCRIPT_CACHE, {
-        "access-control-allow-origin": "*",
-        "cross-origin-resource-policy": "cross-origin",
-        // Opened directly, the script is inert: it may load and run nothing.
-        "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
-      })
-    )
-    .catch((err) => {
-      script = null;
-      throw err;
-    });
+  script ??= bundleWidget().then(scriptAsset).catch((err) => {
+    script = null;
+    throw err;
+  });
   return script;
+}
+
+/**
+ * widget-screen.js, the screen-share recorder (rrweb): a separate asset that
+ * widget.js adds to the page only after the visitor consents, so the widget
+ * stays within its 25 KB budget.
+ */
+export function screenRecorderScript(): Promise<StaticAsset> {
+  recorder ??= bundleScreenRecorder().then(scriptAsset).catch((err) => {
+    recorder = null;
+    throw err;
+  });
+  return recorder;
 }
 
 const demoPages = new Map<string, Promise<StaticAsset>>();
@@ -59,6 +73,13 @@ export const widgetAssetRoutes: RawRoute[] = [
     template: "/widget.js",
     offline: true,
     handle: async (req) => serveAsset(req, await widgetScript()),
+  },
+  {
+    method: "GET",
+    pattern: ["widget-screen.js"],
+    template: "/widget-screen.js",
+    offline: true,
+    handle: async (req) => serveAsset(req, await screenRecorderScript()),
   },
   {
     method: "GET",

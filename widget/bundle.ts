@@ -21,6 +21,13 @@ type DenoBundle = (options: {
   format: "iife";
 }) => Promise<BundleResult>;
 
+const SCREEN_ENTRY = new URL("./screen/recorder.ts", import.meta.url);
+
+/** widget-screen.js: the page recorder (rrweb), loaded by the widget only after consent. */
+export function bundleScreenRecorder(): Promise<string> {
+  return bundleBrowserScript(SCREEN_ENTRY, "widget-screen.js");
+}
+
 /** The minified browser script, as text. */
 export function bundleWidget(): Promise<string> {
   return bundleBrowserScript(ENTRY, "widget.js");

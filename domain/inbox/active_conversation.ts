@@ -58,6 +58,8 @@ export interface ActiveConversation {
   /** The bot's copilot flags, so an inbox offers (or starts) AI help only where it is on. */
   copilot: boolean;
   copilot_autostart: boolean;
+  /** The bot's `screen_share` flag: the inbox offers to ask for the visitor's page. */
+  screen_share: boolean;
   assigned_to: string | null;
   group: InboxGroup;
   handoff_state: HandoffState;
@@ -199,5 +201,9 @@ function prechatGreeting(branding: Record<string, unknown>): string | null {
 
 function copilotFlags(stored: Record<string, unknown>) {
   const b = brandingOf(stored);
-  return { copilot: b.copilot, copilot_autostart: b.copilot && b.copilot_autostart };
+  return {
+    copilot: b.copilot,
+    copilot_autostart: b.copilot && b.copilot_autostart,
+    screen_share: b.screen_share,
+  };
 }

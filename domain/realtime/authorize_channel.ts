@@ -2,8 +2,9 @@
  * broadcasting/auth: signs a subscription for a channel the token holder may
  * join, and refuses every other channel, a widget's included. An agent token
  * opens its workspace's inbox channels, its own user channel, conversations
- * of its workspace and the workspace presence channel (with its name and
- * avatar); a dashboard token (an owner, administrator or viewer signed in to
+ * of its workspace, the workspace presence channel (with its name and
+ * avatar) and the screen channel of a conversation whose bot allows screen
+ * sharing; a dashboard token (an owner, administrator or viewer signed in to
  * /dashboard) opens its workspace's dashboard channel and nothing else, and
  * an agent token never opens that one. The grant (which token
  * signed for which socket and channel) is recorded so the subscription ends
@@ -16,6 +17,8 @@ import { Forbidden } from "../errors.ts";
 import { parseChannel } from "./channels.ts";
 import { signSubscription } from "./pusher_signature.ts";
 import { recordGrant } from "./subscription_grants.ts";
+import { can } from "../auth/permissions.ts";
+import { screenShareEnabled } from "../screen_share/screen_share_target.ts";
 
 export interface ChannelAuthorization {
   auth: string;
@@ -47,6 +50,14 @@ export async function authorizeChannel(
     case "conversation": {
       const conv = await findConversationByPublicId(deps.sql, who.workspace.id, ref.conversationId);
       if (!conv) throw refuse();
+      break;
+    }
+    case "screen": {
+      // The visitor's page: only agents who handle this workspace's conversations, and only
+      // where the bot allows screen sharing.
+      if (!can(who.user.role, "handle-conversations")) throw refuse();
+      const conv = await findConversationByPublicId(deps.sql, who.workspace.id, ref.conversationId);
+      if (!conv || !(await screenShareEnabled(deps.sql, conv.chatbot_id))) throw refuse();
       break;
     }
     case "presence": {

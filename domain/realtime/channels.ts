@@ -10,6 +10,7 @@ export type ChannelRef =
   | { kind: "conversation"; conversationId: string }
   | { kind: "presence"; workspaceId: number }
   | { kind: "dashboard"; workspaceId: number }
+  | { kind: "screen"; conversationId: string }
   | { kind: "widget"; conversationId: string; token: string };
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -20,6 +21,10 @@ const PATTERNS: [RegExp, (m: RegExpExecArray) => ChannelRef][] = [
   [
     new RegExp(`^private-conversation\\.(${UUID})$`),
     (m) => ({ kind: "conversation", conversationId: m[1]! }),
+  ],
+  [
+    new RegExp(`^private-screen\\.(${UUID})$`),
+    (m) => ({ kind: "screen", conversationId: m[1]! }),
   ],
   [new RegExp(`^presence-workspace\\.${ID}$`), (m) => ({ kind: "presence", workspaceId: +m[1]! })],
   [new RegExp(`^private-dashboard\\.${ID}$`), (m) => ({ kind: "dashboard", workspaceId: +m[1]! })],
@@ -46,6 +51,7 @@ export const channelName = {
   presence: (workspaceId: number) => `presence-workspace.${workspaceId}`,
   /** The owners' dashboard of a workspace: crawl progress, usage changes. */
   dashboard: (workspaceId: number) => `private-dashboard.${workspaceId}`,
+  screen: (conversationId: string) => `private-screen.${conversationId}`,
   widget: (conversationId: string, token: string) =>
     `conversation-widget.${conversationId}.${token}`,
 };

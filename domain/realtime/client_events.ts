@@ -34,6 +34,8 @@ export function routeClientEvent(
       { channel: channelName.conversation(ref.conversationId), data: visitor, withUser: false },
     ];
   }
+  // The visitor's page is read-only: agents send nothing on it, not even to each other.
+  if (ref?.kind === "screen") return "Client events are not allowed on screen channels";
   if (!needsSignature(channel)) {
     return "Client events are only allowed on private and presence channels";
   }

@@ -112,6 +112,34 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
         action: e.action,
       });
     }
+    case "screen_share.updated": {
+      const agent = { conversation_id: e.conversationId, screen_share: e.share };
+      for (
+        const ch of [
+          channelName.conversation(e.conversationId),
+          channelName.screen(e.conversationId),
+        ]
+      ) {
+        if (hub.hasSubscribers(ch)) hub.broadcast(ch, "screen_share.updated", agent);
+      }
+      // The visitor hears only what the widget acts on: the share's id and state.
+      const widget = widgetChannel(deps, e.conversationId);
+      if (!hub.hasSubscribers(widget)) return;
+      return hub.broadcast(widget, "screen_share.updated", {
+        conversation_id: e.conversationId,
+        screen_share: { id: e.share.id, state: e.share.state },
+        resync: e.resync === true,
+      });
+    }
+    case "screen_share.events": {
+      const ch = channelName.screen(e.conversationId);
+      if (!hub.hasSubscribers(ch)) return;
+      return hub.broadcast(ch, "screen_share.events", {
+        conversation_id: e.conversationId,
+        screen_share_id: e.shareId,
+        events: e.events,
+      });
+    }
     default:
       return;
   }

@@ -11,6 +11,7 @@ import { recordVisitorPresence } from "../visitors/record_presence.ts";
 import { currentVisitorConversation } from "./visitor_conversation.ts";
 import { toWidgetMessage, type WidgetMessage } from "./widget_message.ts";
 import { widgetChannelFor } from "../realtime/widget_channel.ts";
+import { openScreenShare, type ScreenShareState } from "../../db/screen_shares.ts";
 import { brandingOf } from "../chatbots/branding.ts";
 
 export interface HeartbeatInput {
@@ -35,6 +36,11 @@ export interface HeartbeatResult {
     handoff_state: string;
     /** The conversation's socket channel: only this visitor id is ever told its name. */
     realtime_channel: string;
+    /**
+     * The open screen-share request or share (branding `screen_share` only), so a widget whose
+     * socket missed the request (reconnecting, a reload) still asks the visitor.
+     */
+    screen_share: { id: number; state: ScreenShareState } | null;
   } | null;
   messages: WidgetMessage[];
 }
@@ -71,6 +77,9 @@ export async function heartbeat(
   const messages = conv
     ? await takeUndeliveredAgentMessages(deps.sql, bot.workspace_id, conv.id, deps.clock())
     : [];
+  const share = conv && conv.status !== "closed" && brandingOf(bot.branding).screen_share
+    ? await openScreenShare(deps.sql, bot.workspace_id, conv.id)
+    : null;
   return {
     poll_seconds: pollSeconds(conv, input.chatOpen),
     conversation: conv
@@ -79,6 +88,7 @@ export async function heartbeat(
         status: conv.status,
         handoff_state: conv.handoff_state,
         realtime_channel: widgetChannelFor(deps.realtime.credentials, conv.public_id),
+        screen_share: share ? { id: Number(share.id), state: share.state } : null,
       }
       : null,
     messages: messages.map(toWidgetMessage),

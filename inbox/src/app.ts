@@ -24,6 +24,7 @@ import { VisitorView } from "./visitor_view.ts";
 import { Composer, type ComposerMode } from "./composer.ts";
 import { saveSession } from "./session_store.ts";
 import { NotificationsView } from "./notifications_view.ts";
+import { ScreenView } from "./screen_view.ts";
 
 const REFRESH_CHECK_MS = 3600_000;
 
@@ -62,6 +63,7 @@ export class InboxApp {
   #conn: HTMLElement;
   #shell: HTMLElement;
   #alerts: NotificationsView;
+  #screen: ScreenView;
   #onKey = (e: KeyboardEvent) => this.#key(e);
 
   constructor(o: AppOptions) {
@@ -103,6 +105,12 @@ export class InboxApp {
       },
     });
     this.#conv = new ConversationView(this.#composer.root, (a) => void this.#act(a));
+    this.#screen = new ScreenView({
+      client: o.client,
+      follow: (id) => this.#live?.followScreen(id),
+      say: (text) => this.#say(text),
+    });
+    this.#conv.attach(this.#screen.root);
     this.#visitor = new VisitorView({
       onAttach: (tagId) =>
         void this.#do(() =>
@@ -178,6 +186,7 @@ export class InboxApp {
       workspaceId: this.#o.session.company.id,
       onChange: () => this.#schedule(),
       onEvent: (channel, event, data) => {
+        this.#screen.event(channel, event, data);
         if (channel !== `private-conversation.${this.#openId}`) return;
         if (event === "message.created") return this.#conv.showTyping(null);
         if (event !== "client-typing") return;
@@ -186,6 +195,8 @@ export class InboxApp {
         this.#conv.showTyping(t.typing ? who ?? "A teammate" : null);
       },
       onState: (s) => this.#showConnection(s),
+      onSubscribed: (channel) => void this.#screen.subscribed(channel),
+      onSubscribeError: (channel, message) => this.#screen.refused(channel, message),
     });
     this.#live.follow(this.#openId);
   }
@@ -204,6 +215,7 @@ export class InboxApp {
 
   open(id: string | null): void {
     if (id !== this.#openId) {
+      this.#screen.close();
       this.#composer.reset();
       this.#conv.showTyping(null);
     }
@@ -310,9 +322,10 @@ export class InboxApp {
     const conversation = this.#openId;
     if (a === "back") return this.open(null);
     if (!conversation) return;
+    if (a === "screen") return this.#screen.open(conversation);
     const me = this.#o.session.user.id;
     const c = this.#c;
-    const calls: Record<Exclude<ConversationAction, "back">, () => Promise<unknown>> = {
+    const calls: Record<Exclude<ConversationAction, "back" | "screen">, () => Promise<unknown>> = {
       takeover: () => c.takeover.mutate({ conversation }),
       release: () => c.release.mutate({ conversation }),
       resolve: () => c.resolve.mutate({ conversation }),

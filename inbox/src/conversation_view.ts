@@ -18,6 +18,7 @@ export type ConversationAction =
   | "unwatch"
   | "block"
   | "unblock"
+  | "screen"
   | "back";
 
 const EVENT_TEXT: Record<string, string> = {
@@ -61,6 +62,11 @@ export class ConversationView {
       composer,
     );
     this.renderEmpty();
+  }
+
+  /** Puts a panel (the visitor's screen) between the header and the thread. */
+  attach(panel: HTMLElement): void {
+    this.root.insertBefore(panel, this.#thread.parentElement);
   }
 
   /** "… is typing" above the composer, gone after a few quiet seconds or when told. */
@@ -129,6 +135,8 @@ export class ConversationView {
         c.mine ? btn("unassign", "Unassign") : btn("assign-me", "Assign to me"),
         c.watching ? btn("unwatch", "Unwatch") : btn("watch", "Watch"),
         c.blocked ? btn("unblock", "Unblock") : btn("block", "Block"),
+        // branding `screen_share`: offered only where the bot allows it, on an open conversation.
+        c.screen_share && !closed ? btn("screen", "View screen") : null,
       ),
     );
     // The thread is rebuilt only when its messages change, so scrolling and

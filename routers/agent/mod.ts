@@ -20,6 +20,7 @@ import { notificationPreferences, updatePreferences } from "./notification_prefe
 import { revenue, suggest, suggestionOutcome, summary } from "./assist.ts";
 import { invite, visitors } from "./live_visitors.ts";
 import { customerContext } from "./customer_context.ts";
+import { requestShare, screenShareStatus, stopShare } from "./screen_share.ts";
 
 export const agentRouter = router({
   login,
@@ -54,4 +55,7 @@ export const agentRouter = router({
   visitors,
   invite,
   customerContext,
+  screenShareStatus,
+  requestShare,
+  stopShare,
 });

@@ -87,6 +87,7 @@ export const activeConversation = z.object({
   waiting_reason: z.string().nullable(),
   copilot: z.boolean(),
   copilot_autostart: z.boolean(),
+  screen_share: z.boolean(),
   assigned_to: z.string().nullable(),
   group: inboxGroup,
   handoff_state: z.enum(["bot_active", "handoff_pending", "human_connected"]),

@@ -19,8 +19,15 @@ function inlineBlocks(html: string, tag: string): string[] {
     .map((m) => m[2] ?? "");
 }
 
-/** `connect` adds origins the page may open connections to (the realtime socket server). */
-export async function pageCsp(html: string, connect: string[] = []): Promise<string> {
+/**
+ * `connect` adds origins the page may open connections to (the realtime socket server);
+ * `frames`, the sources it may frame (none unless named).
+ */
+export async function pageCsp(
+  html: string,
+  connect: string[] = [],
+  frames: string[] = [],
+): Promise<string> {
   const scripts = await Promise.all(inlineBlocks(html, "script").map(hash));
   const styles = await Promise.all(inlineBlocks(html, "style").map(hash));
   const attrs = await Promise.all(
@@ -33,6 +40,7 @@ export async function pageCsp(html: string, connect: string[] = []): Promise<str
     `style-src ${[...new Set(styleSrc)].join(" ")}`,
     "img-src 'self' data:",
     ["connect-src 'self'", ...connect].join(" "),
+    ...(frames.length ? [`frame-src ${frames.join(" ")}`] : []),
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -35,7 +35,14 @@ export const widgetHeartbeat = publicProcedure
   }))
   .output(z.object({
     poll_seconds: z.int(),
-    conversation: conversationStateSchema.extend({ realtime_channel: z.string() }).nullable(),
+    conversation: conversationStateSchema.extend({
+      realtime_channel: z.string(),
+      /** An open screen-share request or share (branding `screen_share`), else null. */
+      screen_share: z.object({
+        id: z.int(),
+        state: z.enum(["requested", "active", "declined", "ended"]),
+      }).nullable(),
+    }).nullable(),
     messages: z.array(widgetMessageSchema),
   }))
   .mutation(async ({ ctx, input }) => {

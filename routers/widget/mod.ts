@@ -7,6 +7,7 @@ import { widgetHeartbeat } from "./heartbeat.ts";
 import { widgetHandoff } from "./handoff.ts";
 import { widgetRating } from "./rating.ts";
 import { widgetRecommendationClick } from "./recommendation_click.ts";
+import { widgetScreenEvents, widgetScreenShare } from "./screen_share.ts";
 
 export const widgetRouter = router({
   config: widgetConfig,
@@ -16,4 +17,6 @@ export const widgetRouter = router({
   handoff: widgetHandoff,
   rating: widgetRating,
   recommendationClick: widgetRecommendationClick,
+  screenShare: widgetScreenShare,
+  screenEvents: widgetScreenEvents,
 });

@@ -4,7 +4,8 @@
  * in this process, instance B is a separate `deno run main.ts` process. A
  * reply sent through A reaches pusher-js clients (an agent's and a widget's)
  * connected to B; presence on B lists the agents connected to A; typing
- * crosses; a handoff on B knows an agent is online on A.
+ * crosses; a handoff on B knows an agent is online on A; a visitor's shared
+ * page posted to A reaches an agent's screen viewer on B.
  *
  * Needs DATABASE_URL and REDIS_URL: the embedded database belongs to one
  * process, so on the embedded backend this test is skipped (ignored).
@@ -132,6 +133,38 @@ Deno.test({
         ca.channel.trigger("client-typing", { typing: true, name: "Ada" });
         assertEquals(await heard, { typing: true, name: "Ada" });
       });
+
+      await t.step(
+        "a visitor's shared page posted to A reaches the agent's viewer on B",
+        async () => {
+          await a.deps.sql`
+          UPDATE chatbots SET branding = branding || '{"screen_share": true}'::jsonb
+           WHERE public_key = 'acme-helper'`;
+          const screen = await subscribe(onB, `private-screen.${id}`);
+          assertOk(screen.ok);
+          const started = nextEvent<any>(screen.channel, "screen_share.updated");
+          await http(b.url, "POST", `/api/agent/conversations/${id}/screen-share`, {
+            token: agentToken,
+          });
+          const body = { visitor_id: "v_two", conversation_id: id };
+          const ok = await http(a.url, "POST", "/widget/acme-helper/screen-share", {
+            headers: freshIp(),
+            body: { ...body, action: "accept" },
+          });
+          assertEquals(ok.body.screen_share.state, "active");
+          assertEquals((await started).screen_share.state, "requested");
+          const page = nextEvent<any>(screen.channel, "screen_share.events");
+          const events = [
+            JSON.stringify({ type: 4, timestamp: 1, data: { href: "https://x.test/" } }),
+          ];
+          const sent = await http(a.url, "POST", "/widget/acme-helper/screen-share/events", {
+            headers: freshIp(),
+            body: { ...body, events },
+          });
+          assertEquals(sent.status, 200);
+          assertEquals((await page).events, events);
+        },
+      );
 
       await t.step("the agent leaving A is removed from presence on B", async () => {
         const pb = await subscribe(onB, presence);

@@ -321,6 +321,7 @@ Deno.test("widget endpoints", serverTestOptions, async (t) => {
           status: "agent",
           handoff_state: "human_connected",
           realtime_channel: r.body.conversation.realtime_channel,
+          screen_share: null,
         });
         assertMatch(r.body.conversation.realtime_channel, /^conversation-widget\.[0-9a-f-]{36}\./);
         assertEquals(r.body.messages.length, 1);

@@ -55,7 +55,7 @@ export function newClientId(): string {
 export class WidgetApi {
   private readonly root: string;
 
-  constructor(base: string, key: string) {
+  constructor(readonly base: string, key: string) {
     this.root = `${base}/widget/${encodeURIComponent(key)}`;
   }
 
@@ -93,6 +93,29 @@ export class WidgetApi {
   productClick(visitorId: string, conversationId: string, productId: string): Promise<unknown> {
     const body = { visitor_id: visitorId, conversation_id: conversationId, product_id: productId };
     return this.call("POST", "/recommendations/click", body);
+  }
+
+  /** Answers an agent's request to see the page, or stops sharing it. */
+  screenShare(visitorId: string, conversationId: string, action: string): Promise<unknown> {
+    const body = { visitor_id: visitorId, conversation_id: conversationId, action };
+    return this.call("POST", "/screen-share", body);
+  }
+
+  /** One batch of the page's recording; the status tells the recorder whether to go on. */
+  async screenEvents(visitorId: string, conversationId: string, events: string[]) {
+    const res = await fetch(`${this.root}/screen-share/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ visitor_id: visitorId, conversation_id: conversationId, events }),
+    });
+    await res.body?.cancel();
+    return res.status;
+  }
+
+  /** The page is being left: a beacon (plain text, no preflight) that outlives it. */
+  screenShareBeacon(visitorId: string, conversationId: string, action: string): void {
+    const body = { visitor_id: visitorId, conversation_id: conversationId, action };
+    navigator.sendBeacon?.(`${this.root}/screen-share`, JSON.stringify(body));
   }
 
   /**

@@ -7,11 +7,14 @@
  * growing delay. When it cannot connect, the heartbeat still delivers.
  */
 import type { ChatMessage, ConversationState, WidgetConfig } from "./types.ts";
+import type { ShareUpdate } from "./screen_share.ts";
 
 export interface RealtimeHandlers {
   message(m: ChatMessage, conversationId: string): void;
   state(s: ConversationState): void;
   typing(t: { role: string; typing: boolean; name?: string }): void;
+  /** An agent asked to see the page, or the share changed (branding `screen_share`). */
+  screen(u: ShareUpdate): void;
 }
 
 type Wire = { event: string; channel?: string; data?: unknown };
@@ -95,6 +98,7 @@ export class Realtime {
       this.on.message(d.message as ChatMessage, String(d.conversation_id));
     } else if (f.event === "conversation.updated") this.on.state(d as unknown as ConversationState);
     else if (f.event === "client-typing") this.on.typing(d as { role: string; typing: boolean });
+    else if (f.event === "screen_share.updated") this.on.screen(d as unknown as ShareUpdate);
   }
 
   private join(): void {

@@ -77,6 +77,13 @@ button{font:inherit;cursor:pointer}
 .teaser{display:block;width:100%;border:0;background:transparent;color:var(--pw-fg);padding:14px 36px 14px 14px;text-align:left;border-radius:var(--pw-radius);white-space:pre-wrap;overflow-wrap:anywhere}
 .left .proactive{right:auto;left:0}
 .proactive .hbtn{position:absolute;top:4px;right:4px;color:var(--pw-muted)}
+.consent .row{display:flex;gap:8px}
+.consent .fine{font-size:12px;color:var(--pw-muted)}
+.ghost{border:1px solid var(--pw-border);border-radius:8px;padding:9px 12px;background:var(--pw-bg);color:var(--pw-fg)}
+.sharebar{position:fixed;top:12px;left:50%;transform:translateX(-50%);display:flex;align-items:center;gap:8px;width:max-content;padding:6px 6px 6px 12px;border-radius:999px;background:#111827;color:#fff;font-size:13px;box-shadow:0 6px 24px rgba(0,0,0,.2)}
+.sharebar[hidden]{display:none}
+.sharebar .dot{width:8px;height:8px;border-radius:50%;background:#ef4444}
+.stopshare{border:0;border-radius:999px;padding:4px 10px;background:#fff;color:#111827;font-weight:600}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .brand{text-align:center;font-size:11px;color:var(--pw-muted);padding:0 0 6px}
 @media (max-width:480px){.root{bottom:12px;right:12px}.root.left{left:12px}.panel,.compact .panel,.fullscreen .panel{position:fixed;inset:0;width:100%;height:100%;border-radius:0;border:0}.proactive{width:min(280px,calc(100vw - 24px))}}

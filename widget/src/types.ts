@@ -38,7 +38,13 @@ export interface Snapshot extends ConversationState {
 
 export interface HeartbeatReply {
   poll_seconds: number;
-  conversation: (ConversationState & { realtime_channel: string }) | null;
+  conversation:
+    | (ConversationState & {
+      realtime_channel: string;
+      /** An open screen-share request or share (branding `screen_share`). */
+      screen_share?: { id: number; state: string } | null;
+    })
+    | null;
   messages: ChatMessage[];
 }
 

@@ -28,6 +28,8 @@ export interface View {
   /** The teaser's text, a button that opens the chat. */
   proactiveOpen: HTMLButtonElement;
   proactiveClose: HTMLButtonElement;
+  /** "Sharing this page · Stop", shown while the visitor shares their screen. */
+  shareBar: HTMLDivElement;
 }
 
 /** Mounts the widget on `document.body` and applies the bot's branding. */
@@ -128,7 +130,8 @@ export function mountView(config: WidgetConfig): View {
     proactiveClose,
   );
 
-  root.append(panel, proactive, launcher);
+  const shareBar = h("div", { class: "sharebar", role: "status", hidden: true });
+  root.append(panel, proactive, shareBar, launcher);
   adoptStyles(shadow);
   shadow.append(root);
   document.body.append(host);
@@ -148,6 +151,7 @@ export function mountView(config: WidgetConfig): View {
     proactive,
     proactiveOpen,
     proactiveClose,
+    shareBar,
   };
 }
 

@@ -14,6 +14,7 @@ import { Realtime } from "./realtime.ts";
 import { emailCard } from "./email_card.ts";
 import { prechatGate, storedDetails } from "./prechat_form.ts";
 import { scheduleProactive } from "./proactive.ts";
+import { ScreenShare } from "./screen_share.ts";
 import { ratingCard } from "./rating_card.ts";
 import { productCards } from "./product_cards.ts";
 import { VisitorStore } from "./storage.ts";
@@ -28,6 +29,8 @@ export class Widget {
   private conversationId: string | null;
   private state: ConversationState | null = null;
   private loaded = false;
+  /** The first open's restore of the stored conversation (cards wait for it). */
+  private restoring: Promise<void> = Promise.resolve();
   private streaming: AbortController | null = null;
   /** The last message that failed to send, with its idempotency key. */
   private unsent: { text: string; clientId: string } | null = null;
@@ -43,6 +46,8 @@ export class Widget {
   /** The conversation whose request for a human was already answered in the log. */
   private asked: string | null = null;
   private readonly chime: Chime;
+  /** Present when the bot allows screen sharing (and the socket can bring requests). */
+  private readonly screen: ScreenShare | null = null;
 
   constructor(
     private readonly config: WidgetConfig,
@@ -64,8 +69,23 @@ export class Widget {
         message: (m, id) => id === this.conversationId && this.deliver([m]),
         state: (st) => st.conversation_id === this.conversationId && this.followState(st),
         typing: (t) => t.role === "agent" && this.showTyping(t.typing, t.name),
+        screen: (u) => this.screen?.update(u),
       })
       : null;
+    if (b.screen_share && this.realtime) {
+      this.screen = new ScreenShare({
+        api,
+        base: api.base,
+        visitorId: this.visitorId,
+        conversationId: () => this.conversationId,
+        ask: (card) => {
+          this.open(false);
+          void this.restoring.then(() => this.log.card(card));
+        },
+        note: (text) => void this.log.note(text),
+        bar: this.view.shareBar,
+      });
+    }
     this.bind();
     // A proactive invitation is for visitors who have not started talking yet.
     scheduleProactive(
@@ -97,7 +117,7 @@ export class Widget {
     this.store.set("open", "1", "session");
     if (!this.loaded) {
       this.loaded = true;
-      void this.restore();
+      this.restoring = this.restore();
     }
     if (focus) (v.input.disabled ? v.panel.querySelector("input") ?? v.close : v.input).focus();
     void this.presence.beat();
@@ -373,6 +393,10 @@ export class Widget {
       if (!this.conversationId) this.setConversation(c.conversation_id, false);
       this.followState(c);
       this.realtime?.follow(c.realtime_channel);
+      // A request the socket did not bring (it was reconnecting, or the page was reloaded).
+      if (c.screen_share?.state === "requested") {
+        this.screen?.update({ conversation_id: c.conversation_id, screen_share: c.screen_share });
+      }
     }
     this.deliver(reply.messages ?? []);
   }

@@ -1159,6 +1159,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/screen-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The conversation's latest screen share, and whether its bot allows one
+         * @description Requires the `handle-conversations` permission.
+         */
+        get: operations["agentScreenShareStatus"];
+        put?: never;
+        /**
+         * Ask to see the visitor's page (the widget asks the visitor for consent)
+         * @description Nothing is recorded until the visitor accepts. Asking while a request waits repeats it; asking while sharing asks the widget for a fresh full view. 403 when the bot's `screen_share` flag is off; 409 when the conversation is closed.
+         *
+         *     Requires the `handle-conversations` permission.
+         *
+         *     Rate limit: 20 requests per 60 s per user.
+         */
+        post: operations["agentRequestShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/screen-share/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the screen share (or withdraw an unanswered request)
+         * @description Requires the `handle-conversations` permission.
+         */
+        post: operations["agentStopShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/login": {
         parameters: {
             query?: never;
@@ -2156,6 +2204,50 @@ export interface paths {
          *     Rate limit: 30 requests per 60 s per IP address.
          */
         post: operations["widgetRecommendationClick"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{key}/screen-share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an agent's request to see the page, or stop sharing
+         * @description `accept` (409 when no request waits or the page is already shared from another tab, 403 when the bot's `screen_share` flag is off), `decline`, `stop`, or `leave` (the page is being left). `screen_share` is null when none was ever requested.
+         *
+         *     Rate limit: 30 requests per 60 s per IP address.
+         */
+        post: operations["widgetScreenShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/{key}/screen-share/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a batch of the shared page's recording (rrweb events)
+         * @description Only while the visitor's share is active (409 otherwise: stop recording). A body over 524288 bytes is refused with 413, more than 2000 events with 422; at most 240 batches a minute per address (429).
+         *
+         *     Rate limit: 240 requests per 60 s per IP address.
+         */
+        post: operations["widgetScreenEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4907,6 +4999,7 @@ export interface operations {
                      *         "waiting_reason": "waiting reason",
                      *         "copilot": true,
                      *         "copilot_autostart": true,
+                     *         "screen_share": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -5063,6 +5156,7 @@ export interface operations {
                             waiting_reason: string | null;
                             copilot: boolean;
                             copilot_autostart: boolean;
+                            screen_share: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -5246,6 +5340,7 @@ export interface operations {
                      *         "waiting_reason": "waiting reason",
                      *         "copilot": true,
                      *         "copilot_autostart": true,
+                     *         "screen_share": true,
                      *         "assigned_to": "assigned to",
                      *         "group": "waiting",
                      *         "handoff_state": "bot_active",
@@ -5402,6 +5497,7 @@ export interface operations {
                             waiting_reason: string | null;
                             copilot: boolean;
                             copilot_autostart: boolean;
+                            screen_share: boolean;
                             assigned_to: string | null;
                             /** @enum {string} */
                             group: "waiting" | "mine" | "team" | "ai" | "resolved";
@@ -7021,6 +7117,167 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentScreenShareStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "screen_share": {
+                     *         "id": 1,
+                     *         "state": "requested",
+                     *         "requested_at": "2026-11-21T07:06:17.123000Z",
+                     *         "started_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_by": "visitor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
+                        screen_share: {
+                            id: number;
+                            /** @enum {string} */
+                            state: "requested" | "active" | "declined" | "ended";
+                            requested_at: string;
+                            started_at: string | null;
+                            ended_at: string | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                        } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentRequestShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "screen_share": {
+                     *         "id": 1,
+                     *         "state": "requested",
+                     *         "requested_at": "2026-11-21T07:06:17.123000Z",
+                     *         "started_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_by": "visitor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        screen_share: {
+                            id: number;
+                            /** @enum {string} */
+                            state: "requested" | "active" | "declined" | "ended";
+                            requested_at: string;
+                            started_at: string | null;
+                            ended_at: string | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentStopShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "screen_share": {
+                     *         "id": 1,
+                     *         "state": "requested",
+                     *         "requested_at": "2026-11-21T07:06:17.123000Z",
+                     *         "started_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_at": "2026-11-21T07:06:17.123000Z",
+                     *         "ended_by": "visitor"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        screen_share: {
+                            id: number;
+                            /** @enum {string} */
+                            state: "requested" | "active" | "declined" | "ended";
+                            requested_at: string;
+                            started_at: string | null;
+                            ended_at: string | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -11020,7 +11277,11 @@ export interface operations {
                      *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
                      *         "status": "bot",
                      *         "handoff_state": "bot_active",
-                     *         "realtime_channel": "realtime channel"
+                     *         "realtime_channel": "realtime channel",
+                     *         "screen_share": {
+                     *           "id": 1,
+                     *           "state": "requested"
+                     *         }
                      *       },
                      *       "messages": [
                      *         {
@@ -11040,6 +11301,11 @@ export interface operations {
                             status: string;
                             handoff_state: string;
                             realtime_channel: string;
+                            screen_share: {
+                                id: number;
+                                /** @enum {string} */
+                                state: "requested" | "active" | "declined" | "ended";
+                            } | null;
                         } | null;
                         messages: {
                             id: number;
@@ -11230,6 +11496,124 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    widgetScreenShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "visitor_id": "v-7f3a9c",
+                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                 *       "action": "accept"
+                 *     }
+                 */
+                "application/json": {
+                    visitor_id: string;
+                    /** Format: uuid */
+                    conversation_id: string;
+                    /** @enum {string} */
+                    action: "accept" | "decline" | "stop" | "leave";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "screen_share": {
+                     *         "id": 1,
+                     *         "state": "requested"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        screen_share: {
+                            id: number;
+                            /** @enum {string} */
+                            state: "requested" | "active" | "declined" | "ended";
+                        } | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    widgetScreenEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "visitor_id": "v-7f3a9c",
+                 *       "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                 *       "events": [
+                 *         "event"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    visitor_id: string;
+                    /** Format: uuid */
+                    conversation_id: string;
+                    events: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accepted": 1
+                     *     }
+                     */
+                    "application/json": {
+                        accepted: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
