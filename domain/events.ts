@@ -6,6 +6,8 @@
  * message, note and chatbot ids subscribers load by.
  */
 import type { AppDeps } from "./deps.ts";
+import { recordEventPublished } from "./observability/metrics.ts";
+import { inSpan, tracingOn } from "./observability/tracing.ts";
 
 /** Why a conversation's inbox row changed. */
 export type UpdateReason =
@@ -111,9 +113,12 @@ export async function publishEvent(
   deps: Pick<AppDeps, "bus" | "log">,
   event: ParleyEvent,
 ): Promise<void> {
-  await deps.bus.emit({ ...event, eventId: crypto.randomUUID() }).catch((err) =>
-    deps.log.warn("event not delivered", { type: event.type, err: String(err) })
-  );
+  recordEventPublished(event.type);
+  const emit = () =>
+    deps.bus.emit({ ...event, eventId: crypto.randomUUID() }).catch((err) =>
+      deps.log.warn("event not delivered", { type: event.type, err: String(err) })
+    );
+  await (tracingOn ? inSpan("event.publish", { "parley.event.type": event.type }, emit) : emit());
 }
 
 /**

@@ -8,6 +8,8 @@ import type OpenAI from "openai";
 import { callProvider } from "./call_provider.ts";
 import { ProviderUnavailable } from "../errors.ts";
 import { estimateTokens } from "./token_budget.ts";
+import { observeProviderCall } from "../observability/provider_calls.ts";
+import { spanEvent } from "../observability/tracing.ts";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -44,17 +46,23 @@ export async function completeChat(
   messages: ChatMessage[],
   opts: ChatOptions = {},
 ): Promise<ChatResult> {
-  let emitted = false;
-  const result = await callProvider(async () => {
-    if (!opts.onDelta) return await once(client, model, messages, opts);
-    return await streamed(client, model, messages, opts, () => (emitted = true));
-  }, { signal: opts.signal, canRetry: () => !emitted });
-  const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-  return {
-    content: result.content,
-    tokensIn: result.tokensIn || Math.ceil(promptChars / 4),
-    tokensOut: result.tokensOut || estimateTokens(result.content),
-  };
+  return await observeProviderCall(client, model, "chat", async () => {
+    let emitted = false;
+    const markEmitted = () => {
+      if (!emitted) spanEvent("first_delta");
+      emitted = true;
+    };
+    const result = await callProvider(async () => {
+      if (!opts.onDelta) return await once(client, model, messages, opts);
+      return await streamed(client, model, messages, opts, markEmitted);
+    }, { signal: opts.signal, canRetry: () => !emitted });
+    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+    return {
+      content: result.content,
+      tokensIn: result.tokensIn || Math.ceil(promptChars / 4),
+      tokensOut: result.tokensOut || estimateTokens(result.content),
+    };
+  }, (r) => ({ in: r.tokensIn, out: r.tokensOut }));
 }
 
 async function once(
