@@ -15,6 +15,8 @@ import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { nextEvent, pusherClient, subscribe } from "../realtime/pusher_helpers.ts";
 import { pollUntil } from "../portal/poll.ts";
 import { type Scrape, scrape } from "./prometheus.ts";
+import { banner } from "../../main.ts";
+import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
 
 const TOKEN = "metrics-test-token-0123456789";
 const KEY = "acme-helper";
@@ -40,9 +42,16 @@ Deno.test(
       "/": page("Home", ["Welcome to the Widgetco help centre about walrus care."], ["/about"]),
       "/about": page("About", ["Widgetco builds zebra-striped widgets since 1999."]),
     });
+    const receiver = startWebhookReceiver();
     const s = await startTestServer({
       seed: standardSeed(),
-      env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl, METRICS_TOKEN: TOKEN },
+      env: {
+        ...WIDGET_ENV,
+        AI_BASE_URL: fake.baseUrl,
+        METRICS_TOKEN: TOKEN,
+        WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${receiver.port}`,
+        WEBHOOK_POLL_MS: "50",
+      },
     });
     const metrics = () => scrape(s.url, TOKEN);
     const moved = (before: Scrape, after: Scrape, name: string, labels?: Record<string, string>) =>
@@ -267,6 +276,35 @@ Deno.test(
         assertOk(!after.text.includes(site.url), "no crawled address in a label");
       });
 
+      await t.step("a webhook delivered", async () => {
+        const before = await metrics();
+        const r = await http(s.url, "POST", "/api/portal/webhooks", {
+          token: T.acme.owner.portal,
+          body: { url: `${receiver.url}/hook`, events: ["conversation.created"] },
+        });
+        assertEquals(r.status, 201, r.text);
+        await postStream(s.url, KEY, {
+          visitor_id: `v_metrics_hook_${crypto.randomUUID().slice(0, 8)}`,
+          message: "Hello there",
+        });
+        await receiver.waitFor(1);
+        const after = await pollUntil(
+          async () => {
+            const m = await metrics();
+            return moved(before, m, "parley_webhook_deliveries_total", { outcome: "succeeded" }) >=
+                1
+              ? m
+              : null;
+          },
+          "the delivery to be counted",
+          5000,
+        );
+        assertEquals(
+          moved(before, after, "parley_webhook_deliveries_total", { outcome: "failed" }),
+          0,
+        );
+      });
+
       await t.step("unknown paths and methods stay one series each", async () => {
         const before = await metrics();
         await http(s.url, "GET", `/no/such/${crypto.randomUUID()}`);
@@ -291,8 +329,20 @@ Deno.test(
       });
     } finally {
       await s.stop();
+      await receiver.stop();
       await site.close();
       await fake.close();
     }
   },
 );
+
+Deno.test("metrics: the start banner says where to scrape, or how to turn metrics on", () => {
+  const ai = { aiBaseUrl: "http://127.0.0.1:9/v1", aiApiKey: null, keysStored: false };
+  const on = banner("http://localhost:8080", null, ai, { metricsToken: TOKEN, tracing: true });
+  assertMatch(on, /Metrics:\s+http:\/\/localhost:8080\/metrics \(Authorization: Bearer/);
+  assertMatch(on, /Traces:\s+OpenTelemetry over OTLP/);
+  assertOk(!on.includes(TOKEN), "the token itself is never printed");
+  const off = banner("http://localhost:8080", null, ai);
+  assertMatch(off, /Metrics:\s+off \(set METRICS_TOKEN/);
+  assertOk(!off.includes("Traces:"));
+});
