@@ -11,10 +11,22 @@
  * 2. REST door: `wrk` (one thread, 50 connections) on `GET /api/status`,
  *    alternating off, on, on, off…; requests per second and, steadier on a
  *    shared machine, the server's CPU time per request (from /proc).
+ * 3. The recording itself, timed in a loop here (what one request and one
+ *    widget message add), set against the CPU per request and per message
+ *    of step 1 and 2: a bound that the machine's other load moves far less
+ *    than end-to-end times.
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { standardSeed } from "../tests/helpers/fixtures.ts";
 import { freePort, percentile, processCpuSeconds, waitFor } from "./support.ts";
+import {
+  enableMetrics,
+  recordEventPublished,
+  recordHttpRequest,
+  recordProviderCall,
+  recordRetrieval,
+  watchStream,
+} from "../domain/observability/metrics.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const KEY = "acme-helper";
@@ -120,6 +132,53 @@ async function loadAverage(): Promise<string> {
 }
 
 const median = (xs: number[]) => percentile(xs, 0.5);
+
+/** Nanoseconds per call of `fn`, best of five loops of `n`. */
+function nsPerCall(n: number, fn: (i: number) => void): number {
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) fn(i);
+    best = Math.min(best, (performance.now() - t0) * 1e6 / n);
+  }
+  return best;
+}
+
+/** What metrics add to one request, and to one widget message, in this process. */
+function recordingCost(): { request: number; message: number } {
+  const stop = enableMetrics({
+    sockets: () => ({ open: 0, subscriptions: {} }),
+    jobs: () => Promise.resolve([]),
+    pool: () => Promise.resolve({ size: 1, inUse: 0, idle: 0 }),
+  });
+  try {
+    const routes = ["/api/status", "/api/v1/chatbots/{key}", "/widget/{key}/stream"];
+    const request = nsPerCall(
+      1_000_000,
+      (i) => recordHttpRequest(routes[i % 3]!, "GET", 200, 0.004),
+    );
+    // A widget message: its request, stream, provider call, retrieval and three events.
+    const message = nsPerCall(100_000, () => {
+      recordHttpRequest("/widget/{key}/stream", "POST", 200, 0.01);
+      const watch = watchStream(performance.now());
+      recordRetrieval(0.003);
+      watch.firstDelta();
+      recordProviderCall(
+        { provider: "provider_1", model: "gpt-4o-mini", operation: "chat" },
+        "ok",
+        0.02,
+        { in: 900, out: 40 },
+      );
+      recordEventPublished("conversation.created");
+      recordEventPublished("message.created");
+      recordEventPublished("message.created");
+      watch.end("ai");
+    });
+    return { request, message };
+  } finally {
+    stop();
+  }
+}
 const pct = (on: number, off: number) => `${((on / off - 1) * 100).toFixed(1)}%`;
 
 export async function run(): Promise<string> {
@@ -173,6 +232,7 @@ export async function run(): Promise<string> {
         rest[s.name]!.push({ rps, cpuUs });
       }
     }
+    const cost = recordingCost();
     const loadAfter = await loadAverage();
     const f = (n: number | null, d = 2) => (n === null ? "n/a" : n.toFixed(d));
     const d50 = { off: median(times.off!), on: median(times.on!) };
@@ -222,6 +282,21 @@ export async function run(): Promise<string> {
       `Rounds (requests/s): off ${rest.off!.map((x) => x.rps.toFixed(0)).join(", ")}; on ${
         rest.on!.map((x) => x.rps.toFixed(0)).join(", ")
       }.`,
+      "",
+      "### The recording itself (timed in a loop in the bench process)",
+      "",
+      "| | ns | share of the off server's CPU (above) |",
+      "|---|---|---|",
+      `| one request (counter and histogram) | ${f(cost.request, 0)} | ${
+        restCpu.off === null ? "n/a" : `${(cost.request / (restCpu.off * 1000) * 100).toFixed(2)}%`
+      } of a REST request |`,
+      `| one widget message (request, stream, provider call, retrieval, 3 events) | ${
+        f(cost.message, 0)
+      } | ${
+        streamCpu.off === null
+          ? "n/a"
+          : `${(cost.message / (streamCpu.off * 1e6) * 100).toFixed(3)}%`
+      } of a message |`,
     ].join("\n");
   } finally {
     clearInterval(scraper);

@@ -13,6 +13,7 @@
 import {
   type Attributes,
   context as contextApi,
+  ROOT_CONTEXT,
   type Span,
   SpanStatusCode,
   trace,
@@ -83,6 +84,16 @@ export function openSpan(name: string, attributes: Attributes): OpenSpan {
       span.end();
     },
   };
+}
+
+/**
+ * Run `fn` outside the current trace: work a request sets off but does not
+ * wait for (event subscribers, the job runner it wakes) would otherwise
+ * carry the request's trace for as long as it runs. Redis pub/sub detaches
+ * them naturally; the in-process Kv and event bus call this (tracing on only).
+ */
+export function detached(fn: () => void): void {
+  contextApi.with(ROOT_CONTEXT, fn);
 }
 
 /** Mark a moment on the current span (the first delta of a reply). */

@@ -107,6 +107,18 @@ Deno.test("tracing: one widget stream is one trace", serverTestOptions, async (t
         trace.some((s) => s.parentSpanId === chat.spanId),
         "the provider's HTTP request is a child of the call",
       );
+      // The turn's SQL statements, under the spans that ran them, with no values.
+      const statements = trace.filter((s) => s.name.startsWith("db "));
+      assertOk(statements.some((s) => s.name === "db INSERT" || s.name === "db WITH"));
+      for (const s of statements) {
+        assertEquals(s.attributes["db.system"], "postgresql");
+        assertOk(String(s.attributes["db.query.text"]).length > 0);
+      }
+      // Work the request sets off but does not wait for (subscribers, the job runner) is not in it.
+      assertOk(
+        !statements.some((s) => String(s.attributes["db.query.text"]).startsWith("UPDATE jobs")),
+        "no job runner statements in the request's trace",
+      );
       const publish = trace.filter((s) => s.name === "event.publish");
       assertOk(publish.some((s) => s.attributes["parley.event.type"] === "message.created"));
       // Every span of the stream belongs to it: one trace, no orphans.
