@@ -74,6 +74,9 @@ Deno.test(
         assertMatch(ok.text, /^# HELP parley_http_requests_total /m);
         assertMatch(ok.text, /^parley_process_resident_memory_bytes \d+/m);
         assertMatch(ok.text, /^parley_db_pool_size \d+/m);
+        // DATABASE_POOL_SIZE's default, or the embedded database's one connection.
+        const pool = (await metrics()).sum("parley_db_pool_size");
+        assertEquals(pool, s.deps.db.embedded ? 1 : 10);
       });
 
       let conversationId = "";
