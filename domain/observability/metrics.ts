@@ -194,7 +194,7 @@ function addCollectors(registry: client.Registry): void {
   });
   new client.Gauge({
     name: "parley_jobs_oldest_age_seconds",
-    help: "How long the oldest due job has waited in the queue, by kind; 0 when none waits.",
+    help: "How long the oldest due queued job has waited, by kind (0: none due yet).",
     labelNames: ["kind"],
     registers,
     async collect() {

@@ -8,7 +8,7 @@
  */
 import type { Kv } from "../../kv/kv.ts";
 import { channelKind, channelName, needsSignature } from "./channels.ts";
-import { recordEventsDelivered } from "../observability/metrics.ts";
+import { metricsEnabled, recordEventsDelivered } from "../observability/metrics.ts";
 import {
   type ClientFrame,
   errorFrame,
@@ -189,7 +189,7 @@ export class SocketHub {
         sent++;
       }
     }
-    recordEventsDelivered(channelKind(channel), sent);
+    if (sent > 0 && metricsEnabled()) recordEventsDelivered(channelKind(channel), sent);
   }
 
   /** Whether any socket on this instance listens on `channel` (skip building unwanted payloads). */
