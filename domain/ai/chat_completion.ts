@@ -40,29 +40,43 @@ const STALLED_MESSAGE =
   "The AI provider stopped answering mid-reply. The key was not the problem: check the " +
   "provider's status or the network.";
 
-export async function completeChat(
+/** One call, measured (/metrics) and traced when those are on (observability/provider_calls.ts). */
+export function completeChat(
   client: OpenAI,
   model: string,
   messages: ChatMessage[],
   opts: ChatOptions = {},
 ): Promise<ChatResult> {
-  return await observeProviderCall(client, model, "chat", async () => {
-    let emitted = false;
-    const markEmitted = () => {
-      if (!emitted) spanEvent("first_delta");
-      emitted = true;
-    };
-    const result = await callProvider(async () => {
-      if (!opts.onDelta) return await once(client, model, messages, opts);
-      return await streamed(client, model, messages, opts, markEmitted);
-    }, { signal: opts.signal, canRetry: () => !emitted });
-    const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
-    return {
-      content: result.content,
-      tokensIn: result.tokensIn || Math.ceil(promptChars / 4),
-      tokensOut: result.tokensOut || estimateTokens(result.content),
-    };
-  }, (r) => ({ in: r.tokensIn, out: r.tokensOut }));
+  return observeProviderCall(
+    client,
+    model,
+    "chat",
+    () => chat(client, model, messages, opts),
+    (r) => ({ in: r.tokensIn, out: r.tokensOut }),
+  );
+}
+
+async function chat(
+  client: OpenAI,
+  model: string,
+  messages: ChatMessage[],
+  opts: ChatOptions,
+): Promise<ChatResult> {
+  let emitted = false;
+  const markEmitted = () => {
+    if (!emitted) spanEvent("first_delta");
+    emitted = true;
+  };
+  const result = await callProvider(async () => {
+    if (!opts.onDelta) return await once(client, model, messages, opts);
+    return await streamed(client, model, messages, opts, markEmitted);
+  }, { signal: opts.signal, canRetry: () => !emitted });
+  const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
+  return {
+    content: result.content,
+    tokensIn: result.tokensIn || Math.ceil(promptChars / 4),
+    tokensOut: result.tokensOut || estimateTokens(result.content),
+  };
 }
 
 async function once(
