@@ -15,6 +15,9 @@ import { logStrayRejections } from "./app/stray_rejections.ts";
 import { warmThesaurus } from "./domain/knowledge/thesaurus.ts";
 import { bodiesSettled } from "./routers/doors/request_body.ts";
 import { startSocketServer } from "./routers/doors/socket_server.ts";
+import { enableMetrics } from "./domain/observability/metrics.ts";
+import { metricsSource } from "./domain/observability/metrics_source.ts";
+import { tracingOn } from "./domain/observability/tracing.ts";
 
 export async function startServer(env?: Record<string, string | undefined>) {
   const config = loadConfig(env);
@@ -28,6 +31,8 @@ export async function startServer(env?: Record<string, string | undefined>) {
     await services.close();
     throw err;
   });
+  // Metrics are kept only when a scraper can read them (METRICS_TOKEN, docs/operations.md).
+  const stopMetrics = config.metricsToken ? enableMetrics(metricsSource(services.deps)) : null;
   const workers = startWorkers(services.deps);
   const stopFeed = await startRealtimeFeed(services.deps);
   const handler = createHttpApp(services.deps);
@@ -65,6 +70,7 @@ export async function startServer(env?: Record<string, string | undefined>) {
       await Promise.race([stopped, delay(grace)]);
       await Promise.all(workers.map((w) => w.stop()));
       await stopFeed();
+      stopMetrics?.();
       await services.close();
     })();
   return { server, port, realtimePort, services, shutdown };
@@ -87,6 +93,10 @@ export function banner(
   url: string,
   demo: DemoCredentials | null,
   ai: { aiBaseUrl: string | null; aiApiKey: string | null; keysStored: boolean },
+  observability: { metricsToken: string | null; tracing: boolean } = {
+    metricsToken: null,
+    tracing: false,
+  },
 ): string {
   const lines = [
     `Parley is running at ${url}`,
@@ -113,6 +123,16 @@ export function banner(
       "  or start with AI_API_KEY=<key> or AI_BASE_URL=<OpenAI-compatible URL> (docs/models.md)",
     );
   }
+  lines.push(
+    observability.metricsToken
+      ? `  Metrics:        ${url}/metrics (Authorization: Bearer $METRICS_TOKEN)`
+      : "  Metrics:        off (set METRICS_TOKEN to scrape /metrics; docs/operations.md)",
+  );
+  if (observability.tracing) {
+    lines.push(
+      "  Traces:         OpenTelemetry over OTLP (OTEL_DENO, OTEL_EXPORTER_OTLP_ENDPOINT)",
+    );
+  }
   const width = Math.max(...lines.map((l) => l.length)) + 2;
   const bar = "─".repeat(width);
   return [`┌${bar}┐`, ...lines.map((l) => `│ ${l.padEnd(width - 1)}│`), `└${bar}┘`].join("\n");
@@ -123,7 +143,12 @@ if (import.meta.main) {
     const { services, shutdown } = await startServer();
     const keysStored = await anyProviderKeyStored(services.deps.sql);
     console.log(
-      banner(services.deps.config.baseUrl, services.demo, { ...services.deps.config, keysStored }),
+      banner(
+        services.deps.config.baseUrl,
+        services.demo,
+        { ...services.deps.config, keysStored },
+        { metricsToken: services.deps.config.metricsToken, tracing: tracingOn },
+      ),
     );
     for (const sig of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(sig, async () => {

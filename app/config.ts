@@ -80,6 +80,12 @@ export interface Config {
 
   /** Outbound webhooks (docs/webhooks.md). */
   webhooks: WebhookConfig;
+
+  /**
+   * Bearer token of `GET /metrics` (METRICS_TOKEN, at least 16 characters);
+   * null: no metrics are kept and `/metrics` is not found (docs/operations.md).
+   */
+  metricsToken: string | null;
 }
 
 export interface WebhookConfig {
@@ -335,6 +341,7 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       168,
     ),
 
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     integrationAllowHosts: (env.CONTEXT_ALLOW_HOSTS ?? "").split(",")
       .map((s) => s.trim().toLowerCase()).filter(Boolean),
 
@@ -406,4 +413,14 @@ function parseNotifications(env: Env, embedded: boolean): NotificationConfig {
     slaBreachMinutes: parseIntRange("SLA_BREACH_MINUTES", env.SLA_BREACH_MINUTES, 5, 1, 10_080),
     slaCheckSeconds: parseIntRange("SLA_CHECK_SECONDS", env.SLA_CHECK_SECONDS, 30, 1, 3_600),
   };
+}
+
+/** A guessable token would put the metrics on the public surface after all. */
+function parseMetricsToken(raw: string | undefined): string | null {
+  const token = raw?.trim();
+  if (!token) return null;
+  if (token.length < 16 || /\s/.test(token)) {
+    throw new ConfigError("METRICS_TOKEN must be at least 16 characters without spaces");
+  }
+  return token;
 }

@@ -8,6 +8,7 @@
  * instance skips its own.
  */
 import type { Kv, Unsubscribe } from "../kv/kv.ts";
+import { detached, tracingOn } from "../domain/observability/tracing.ts";
 
 export interface DomainEvent {
   type: string;
@@ -37,7 +38,10 @@ export function createEventBus(kv: Kv): EventBus {
   // Handlers see what another instance's would: the event as parsed from its
   // JSON (one copy each), after the emitting action has carried on.
   const deliverLocally = (json: string) => {
-    for (const handler of local) queueMicrotask(() => safely(handler, JSON.parse(json)));
+    for (const handler of local) {
+      const deliver = () => safely(handler, JSON.parse(json));
+      queueMicrotask(tracingOn ? () => detached(deliver) : deliver);
+    }
   };
 
   return {

@@ -22,6 +22,9 @@ import { errorResponse } from "../routers/doors/rest_door.ts";
 import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
 import { SOCKET_TEMPLATE, socketDoor } from "../routers/doors/socket_door.ts";
+import { METRICS_PATH, metricsResponse } from "../routers/doors/metrics_door.ts";
+import { recordHttpRequest } from "../domain/observability/metrics.ts";
+import { nameRequestSpan } from "../domain/observability/tracing.ts";
 
 export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
 
@@ -58,6 +61,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
   const guarded = deps.db.watch.guard;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
+  const metricsToken = deps.config.metricsToken;
   let draining = false;
   const drain = () => {
     draining = true;
@@ -79,6 +83,9 @@ export function createHttpApp(deps: AppDeps): HttpApp {
         ];
       }
       return [await readiness(deps), path];
+    }
+    if (path === METRICS_PATH && metricsToken) {
+      return [await metricsResponse(req, metricsToken), METRICS_PATH];
     }
     if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
       return [serveAsset(req, await openApi()), path];
@@ -166,12 +173,23 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       deps.traffic.leave();
     }
     res = noSniff(res);
-    deps.log.info("request", {
+    const ms = performance.now() - started;
+    // A 405's template is its raw path (for the log): metrics keep labels bounded.
+    recordHttpRequest(
+      res.status === 405 ? "(method not allowed)" : template,
+      req.method,
+      res.status,
+      ms / 1000,
+    );
+    const line: Record<string, unknown> = {
       method: req.method,
       route: template,
       status: res.status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-    });
+      duration_ms: Math.round(ms * 100) / 100,
+    };
+    const traceId = nameRequestSpan(req.method, template);
+    if (traceId) line.trace_id = traceId;
+    deps.log.info("request", line);
     return res;
   }
 }

@@ -9,6 +9,7 @@ import { createLogger } from "./logger.ts";
 import { resolveAppKey } from "./app_key.ts";
 import { resolveVapidKeys } from "./vapid_keys.ts";
 import { createEventBus } from "./event_bus.ts";
+import { traceQueries } from "../domain/observability/traced_queries.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { stillValidTokenIds } from "../db/tokens.ts";
@@ -38,6 +39,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
+  traceQueries(db.sql); // with OTEL_DENO only: statements as spans (docs/operations.md)
   let realtime: SocketHub | null = null;
   try {
     const { applied, vector } = await migrate(db.sql);

@@ -21,6 +21,10 @@ export interface Database {
   watch: DatabaseWatch;
   /** Whether the pgvector extension could be created. */
   vector: boolean;
+  /** Connections this instance may open. */
+  poolSize: number;
+  /** This pool's `application_name`: its connections in `pg_stat_activity` (/metrics). */
+  applicationName: string;
   close(): Promise<void>;
 }
 
@@ -59,8 +63,11 @@ export async function openDatabase(
   opts: { databaseUrl: string | null; dataDir: string; poolSize?: number },
 ): Promise<Database> {
   if (opts.databaseUrl) {
+    // Names this pool's connections, so /metrics can count them in pg_stat_activity.
+    const applicationName = `parley:${crypto.randomUUID().slice(0, 8)}`;
     const sql = postgres(opts.databaseUrl, {
       ...COMMON,
+      connection: { application_name: applicationName },
       max: opts.poolSize ?? 10,
       idle_timeout: 30,
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
@@ -72,6 +79,8 @@ export async function openDatabase(
       url: opts.databaseUrl,
       embedded: false,
       vector: false,
+      poolSize: opts.poolSize ?? 10,
+      applicationName,
       watch,
       close: async () => {
         await watch.close();
@@ -95,6 +104,8 @@ export async function openDatabase(
     url: null,
     embedded: true,
     vector: false,
+    poolSize: 1,
+    applicationName: "postgres.js",
     watch: watchDatabase({ url: null, sql }),
     close: async () => {
       await sql.end({ timeout: 5 });

@@ -198,3 +198,25 @@ export async function updateJobPayload(
 ): Promise<void> {
   await sql`UPDATE jobs SET payload = ${sql.json(payload as never)} WHERE id = ${id}`;
 }
+
+export interface JobQueueRow {
+  kind: string;
+  status: string;
+  count: number;
+  /** Seconds the oldest due job has waited (queued rows; 0 otherwise). */
+  oldestSeconds: number;
+}
+
+/**
+ * The queue's shape for /metrics: jobs not done, by kind and status, and how
+ * long the oldest due one has waited. Finished jobs are skipped (and purged).
+ */
+export async function jobQueueSummary(sql: Executor): Promise<JobQueueRow[]> {
+  return await sql<JobQueueRow[]>`
+    SELECT kind, status, count(*)::int AS count,
+           COALESCE(EXTRACT(EPOCH FROM now() - min(run_at) FILTER (WHERE run_at <= now())), 0)
+             ::float8 AS "oldestSeconds"
+      FROM jobs
+     WHERE status IN ('queued', 'running', 'failed')
+     GROUP BY kind, status`;
+}

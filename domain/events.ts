@@ -7,6 +7,8 @@
  */
 import type { AppDeps } from "./deps.ts";
 import type { ScreenShareView } from "./screen_share/screen_share_view.ts";
+import { recordEventPublished } from "./observability/metrics.ts";
+import { inSpan, tracingOn } from "./observability/tracing.ts";
 
 /** Why a conversation's inbox row changed. */
 export type UpdateReason =
@@ -158,9 +160,12 @@ export async function publishEvent(
   deps: Pick<AppDeps, "bus" | "log">,
   event: ParleyEvent,
 ): Promise<void> {
-  await deps.bus.emit({ ...event, eventId: crypto.randomUUID() }).catch((err) =>
-    deps.log.warn("event not delivered", { type: event.type, err: String(err) })
-  );
+  recordEventPublished(event.type);
+  const emit = () =>
+    deps.bus.emit({ ...event, eventId: crypto.randomUUID() }).catch((err) =>
+      deps.log.warn("event not delivered", { type: event.type, err: String(err) })
+    );
+  await (tracingOn ? inSpan("event.publish", { "parley.event.type": event.type }, emit) : emit());
 }
 
 /**

@@ -1,5 +1,6 @@
 /** In-process Kv for a single instance without Redis. */
 import type { Claim, Counter, Kv, SlotOutcome, Unsubscribe } from "./kv.ts";
+import { detached, tracingOn } from "../domain/observability/tracing.ts";
 
 interface Entry {
   count: number;
@@ -138,7 +139,10 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
       return Promise.resolve();
     },
     publish(channel, message) {
-      for (const fn of channels.get(channel) ?? []) queueMicrotask(() => fn(message));
+      // Subscribers run outside the publisher's trace, as they do through Redis.
+      for (const fn of channels.get(channel) ?? []) {
+        queueMicrotask(tracingOn ? () => detached(() => fn(message)) : () => fn(message));
+      }
       return Promise.resolve();
     },
     subscribe(channel, onMessage): Promise<Unsubscribe> {

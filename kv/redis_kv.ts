@@ -1,5 +1,6 @@
 /** Redis-backed Kv: shared counters, locks and pub/sub across instances. */
 import { createClient, ErrorReply } from "redis";
+import { recordKvError } from "../domain/observability/metrics.ts";
 import { type Claim, type Counter, type Kv, KvUnavailable, type Unsubscribe } from "./kv.ts";
 
 /**
@@ -79,7 +80,8 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     disableOfflineQueue: true,
     socket: { connectTimeout: 2000, reconnectStrategy: reconnectDelay },
   });
-  client.on("error", () => {/* reconnects on its own; readyz reports the outage */});
+  // Reconnects on its own; readyz reports the outage, /metrics counts it.
+  client.on("error", () => recordKvError("connection"));
   await client.connect();
   let subscriber: typeof client | null = null;
   const subscriberClient = async () => {
@@ -182,11 +184,15 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
   for (const name of BOUNDED) {
     const command = kv[name] as (...args: unknown[]) => Promise<unknown>;
     (kv as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
-      if (Date.now() < unreachableUntil) throw new KvUnavailable("unreachable a moment ago");
+      if (Date.now() < unreachableUntil) {
+        recordKvError(name);
+        throw new KvUnavailable("unreachable a moment ago");
+      }
       try {
         return await bounded(command(...args));
       } catch (err) {
         if (err instanceof KvUnavailable) unreachableUntil = Date.now() + KV_COMMAND_TIMEOUT_MS;
+        recordKvError(name);
         throw err;
       }
     };

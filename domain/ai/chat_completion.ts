@@ -8,6 +8,8 @@ import type OpenAI from "openai";
 import { callProvider } from "./call_provider.ts";
 import { ProviderUnavailable } from "../errors.ts";
 import { estimateTokens } from "./token_budget.ts";
+import { observeProviderCall } from "../observability/provider_calls.ts";
+import { spanEvent } from "../observability/tracing.ts";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -38,16 +40,36 @@ const STALLED_MESSAGE =
   "The AI provider stopped answering mid-reply. The key was not the problem: check the " +
   "provider's status or the network.";
 
-export async function completeChat(
+/** One call, measured (/metrics) and traced when those are on (observability/provider_calls.ts). */
+export function completeChat(
   client: OpenAI,
   model: string,
   messages: ChatMessage[],
   opts: ChatOptions = {},
 ): Promise<ChatResult> {
+  return observeProviderCall(
+    client,
+    model,
+    "chat",
+    () => chat(client, model, messages, opts),
+    (r) => ({ in: r.tokensIn, out: r.tokensOut }),
+  );
+}
+
+async function chat(
+  client: OpenAI,
+  model: string,
+  messages: ChatMessage[],
+  opts: ChatOptions,
+): Promise<ChatResult> {
   let emitted = false;
+  const markEmitted = () => {
+    if (!emitted) spanEvent("first_delta");
+    emitted = true;
+  };
   const result = await callProvider(async () => {
     if (!opts.onDelta) return await once(client, model, messages, opts);
-    return await streamed(client, model, messages, opts, () => (emitted = true));
+    return await streamed(client, model, messages, opts, markEmitted);
   }, { signal: opts.signal, canRetry: () => !emitted });
   const promptChars = messages.reduce((n, m) => n + m.content.length, 0);
   return {

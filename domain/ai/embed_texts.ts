@@ -10,6 +10,7 @@
 import OpenAI from "openai";
 import { callProvider } from "./call_provider.ts";
 import { ProviderUnavailable } from "../errors.ts";
+import { observeProviderCall } from "../observability/provider_calls.ts";
 
 const BATCH = 96;
 /** Embedding inputs are cut to stay under every vendor's per-input limit. */
@@ -36,16 +37,23 @@ export async function embedTexts(
   const out: number[][] = [];
   for (let i = 0; i < texts.length; i += BATCH) {
     const input = texts.slice(i, i + BATCH).map((t) => t.slice(0, MAX_INPUT_CHARS));
-    const res = await callProvider(async () => {
-      try {
-        return await client.embeddings.create({ model, input }, { signal });
-      } catch (err) {
-        if (err instanceof OpenAI.APIError && UNSUPPORTED.has(err.status as number)) {
-          throw new EmbeddingsUnsupported(err.status as number);
-        }
-        throw err;
-      }
-    }, { signal });
+    const res = await observeProviderCall(
+      client,
+      model,
+      "embeddings",
+      () =>
+        callProvider(async () => {
+          try {
+            return await client.embeddings.create({ model, input }, { signal });
+          } catch (err) {
+            if (err instanceof OpenAI.APIError && UNSUPPORTED.has(err.status as number)) {
+              throw new EmbeddingsUnsupported(err.status as number);
+            }
+            throw err;
+          }
+        }, { signal }),
+      (r) => ({ in: r.usage?.prompt_tokens ?? 0, out: 0 }),
+    );
     const sorted = [...res.data].sort((a, b) => a.index - b.index);
     for (const d of sorted) out.push(d.embedding as number[]);
   }

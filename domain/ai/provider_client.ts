@@ -10,6 +10,7 @@ import { findProviderKey } from "../../db/provider_keys.ts";
 import { decryptText } from "../auth/secrets.ts";
 import { ProviderUnavailable } from "../errors.ts";
 import { type ProviderInfo, providerInfo } from "./providers.ts";
+import { nameProvider } from "../observability/provider_calls.ts";
 
 export type ProviderDeps = Pick<AppDeps, "sql" | "appKey"> & {
   config: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs" | "aiApiKey">;
@@ -93,6 +94,7 @@ export async function findProviderClient(
     timeout: deps.config.aiTimeoutMs,
     maxRetries: 0, // our own policy in call_provider.ts: one retry, connection errors and 5xx only
   });
+  nameProvider(client, info.code);
   const found = { client, info, timeoutMs: deps.config.aiTimeoutMs };
   opened.set(cacheKey, found);
   if (opened.size > MAX_CLIENTS) opened.delete(opened.keys().next().value!);

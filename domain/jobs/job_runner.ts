@@ -19,6 +19,7 @@ import {
   retryJob,
 } from "../../db/jobs.ts";
 import { JOBS_CHANNEL } from "./job_queue.ts";
+import { recordJob } from "../observability/metrics.ts";
 
 /** Finished jobs are kept this long (for inspection), then purged hourly. */
 const DONE_JOBS_KEPT_DAYS = 7;
@@ -85,6 +86,7 @@ export function startJobRunner(
         maxAttempts: job.max_attempts,
       });
       await completeJob(deps.sql, job.id, workerId);
+      recordJob(job.kind, "done", (performance.now() - started) / 1000);
       deps.log.info("job done", {
         kind: job.kind,
         id: job.id,
@@ -102,7 +104,9 @@ export function startJobRunner(
       if (!permanent) {
         deps.log.warn("job attempt failed", { kind: job.kind, id: job.id, ...describeError(err) });
       }
-      if (permanent || job.attempts >= job.max_attempts) {
+      const gaveUp = permanent || job.attempts >= job.max_attempts;
+      recordJob(job.kind, gaveUp ? "failed" : "retry", (performance.now() - started) / 1000);
+      if (gaveUp) {
         await failJob(deps.sql, job.id, workerId, reason);
         await handler.onGiveUp(deps, job.payload, reason).catch(() => {});
       } else {

@@ -27,6 +27,7 @@ import { embedTexts } from "../ai/embed_texts.ts";
 import type { ProviderClient } from "../ai/provider_client.ts";
 import { wordRelations } from "./thesaurus.ts";
 import { cachedRankedSearch } from "./ranked_search_cache.ts";
+import { observeRetrieval } from "../observability/retrieval.ts";
 
 export type RetrieveDeps = Pick<AppDeps, "sql" | "log"> & { db: Pick<AppDeps["db"], "vector"> };
 
@@ -77,7 +78,17 @@ const MIN_RELATIVE_SCORE = 0.1;
 /** Below this cosine similarity a chunk is treated as unrelated. */
 export const MIN_SIMILARITY = 0.35;
 
-export async function retrieveChunks(
+type RetrieveInput = Parameters<typeof searchKnowledge>[1];
+
+/** The knowledge for a question, timed (/metrics) and in its own span of the trace. */
+export function retrieveChunks(
+  deps: RetrieveDeps,
+  input: RetrieveInput,
+): Promise<RetrievedChunk[]> {
+  return observeRetrieval(() => searchKnowledge(deps, input));
+}
+
+async function searchKnowledge(
   deps: RetrieveDeps,
   input: {
     workspaceId: number;

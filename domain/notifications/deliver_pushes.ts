@@ -6,6 +6,7 @@
  * address policy again before its request (DNS may have changed since
  * registration); a host's verdict is kept for a minute.
  */
+import { recordNotification } from "../observability/metrics.ts";
 import type { AppDeps } from "../deps.ts";
 import { deleteSubscriptions, type StoredPushTarget } from "../../db/push_subscriptions.ts";
 import { AddressRefused } from "../crawl/address_policy.ts";
@@ -72,6 +73,7 @@ export function createDeliverer(deps: AppDeps, sender: PushSender): Deliverer {
             continue;
           }
           const outcome = await sender.send(target, payload, signal);
+          recordNotification("push", outcome.kind);
           if (outcome.kind === "delivered") delivered++;
           else if (outcome.kind === "gone") gone.push(t.id);
           else if (outcome.kind === "retry") retry.push(t.id);

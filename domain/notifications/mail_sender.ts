@@ -1,6 +1,7 @@
 /** The SMTP transport for alert e-mails: nodemailer over SMTP_URL (smtp:// or smtps://). */
 import nodemailer from "nodemailer";
 import type { MailSender } from "./email_digest_job.ts";
+import { recordNotification } from "../observability/metrics.ts";
 
 /**
  * The slice of nodemailer's transport used here. @types/nodemailer is not a
@@ -16,7 +17,13 @@ export function createMailSender(smtpUrl: string, from: string): MailSender {
     .createTransport(smtpUrl);
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      try {
+        await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+        recordNotification("email", "sent");
+      } catch (err) {
+        recordNotification("email", "failed");
+        throw err;
+      }
     },
     close() {
       transport.close();

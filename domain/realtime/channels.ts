@@ -56,6 +56,19 @@ export const channelName = {
     `conversation-widget.${conversationId}.${token}`,
 };
 
+/**
+ * A channel's kind from its name's prefix, for metrics labels (no ids):
+ * `workspace`, `user`, `conversation`, `presence`, `widget` or `other`.
+ */
+export function channelKind(name: string): string {
+  if (name.startsWith("private-workspace.")) return "workspace";
+  if (name.startsWith("private-conversation.")) return "conversation";
+  if (name.startsWith("private-user.")) return "user";
+  if (name.startsWith("presence-workspace.")) return "presence";
+  if (name.startsWith("conversation-widget.")) return "widget";
+  return "other";
+}
+
 /** Private and presence channels need a signature; presence ones also carry a member. */
 export function needsSignature(name: string): boolean {
   return name.startsWith("private-") || name.startsWith("presence-");

@@ -7,7 +7,8 @@
  * through the Kv pub/sub (hub_link.ts).
  */
 import type { Kv } from "../../kv/kv.ts";
-import { channelName, needsSignature } from "./channels.ts";
+import { channelKind, channelName, needsSignature } from "./channels.ts";
+import { metricsEnabled, recordEventsDelivered } from "../observability/metrics.ts";
 import {
   type ClientFrame,
   errorFrame,
@@ -181,7 +182,14 @@ export class SocketHub {
     const subs = this.subscribers.get(channel);
     if (!subs) return;
     const text = frame(event, data, channel);
-    for (const conn of subs) if (conn.id !== exceptSocket) this.send(conn, text);
+    let sent = 0;
+    for (const conn of subs) {
+      if (conn.id !== exceptSocket) {
+        this.send(conn, text);
+        sent++;
+      }
+    }
+    if (sent > 0 && metricsEnabled()) recordEventsDelivered(channelKind(channel), sent);
   }
 
   /** Whether any socket on this instance listens on `channel` (skip building unwanted payloads). */
@@ -197,6 +205,16 @@ export class SocketHub {
   /** Open sockets on this instance. */
   get size(): number {
     return this.conns.size;
+  }
+
+  /** Open sockets, and subscriptions by channel kind (read when /metrics is scraped). */
+  stats(): { open: number; subscriptions: Record<string, number> } {
+    const subscriptions: Record<string, number> = {};
+    for (const [channel, subs] of this.subscribers) {
+      const kind = channelKind(channel);
+      subscriptions[kind] = (subscriptions[kind] ?? 0) + subs.size;
+    }
+    return { open: this.conns.size, subscriptions };
   }
 
   private onFrame(conn: Conn, raw: string | null): void {

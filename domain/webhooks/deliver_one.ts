@@ -19,6 +19,7 @@ import { renderPayload } from "./render_payload.ts";
 import { sendAttempt } from "./send_attempt.ts";
 import { nextAttemptAt } from "./retry_schedule.ts";
 import { notifyEndpointDisabled } from "./notify_disabled.ts";
+import { recordWebhook } from "../observability/metrics.ts";
 
 // Decrypted secrets by ciphertext: a rotation stores a new ciphertext, so nothing goes stale.
 const secrets = new Map<string, Promise<string>>();
@@ -78,6 +79,7 @@ export async function deliverOne(
     : null;
   const settled = outcome.kind === "retry" && next === null ? "failed" : outcome.kind;
   await pace();
+  recordWebhook(settled);
   const held = await recordAttempt(deps.sql, {
     deliveryId: d.id,
     workerId,

@@ -8,6 +8,7 @@
  * door); `answer` then streams.
  */
 import type { AppDeps } from "../deps.ts";
+import { openSpan, tracingOn } from "../observability/tracing.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
 import type { MessageRow } from "../../db/messages.ts";
@@ -46,7 +47,40 @@ export interface OpenedWidgetTurn {
   answer(opts: AnswerOptions): Promise<TurnAnswer>;
 }
 
-export async function openWidgetTurn(
+export function openWidgetTurn(
+  deps: AppDeps,
+  input: WidgetTurnInput,
+): Promise<OpenedWidgetTurn> {
+  return tracingOn ? tracedTurn(deps, input) : openTurn(deps, input);
+}
+
+/**
+ * The turn as one span of the request's trace, from the key's lookup to the
+ * reply stored: retrieval and the provider call, started while the visitor's
+ * message is stored, are its children.
+ */
+async function tracedTurn(deps: AppDeps, input: WidgetTurnInput): Promise<OpenedWidgetTurn> {
+  const span = openSpan("widget.turn", { "parley.channel": "widget" });
+  try {
+    const turn = await span.run(() => openTurn(deps, input));
+    return {
+      ...turn,
+      answer: (opts) =>
+        span.run(() => turn.answer(opts)).then((answer) => {
+          span.end();
+          return answer;
+        }, (err) => {
+          span.end(err);
+          throw err;
+        }),
+    };
+  } catch (err) {
+    span.end(err);
+    throw err;
+  }
+}
+
+async function openTurn(
   deps: AppDeps,
   input: WidgetTurnInput,
 ): Promise<OpenedWidgetTurn> {

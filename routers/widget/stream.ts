@@ -27,6 +27,7 @@ import { sseResponse } from "../doors/sse.ts";
 import { BodyTooLarge, readBodyText } from "../doors/request_body.ts";
 import { conversationIdField, keyField, visitorIdField } from "./schemas.ts";
 import { atMostChars } from "../schemas/text.ts";
+import { watchStream } from "../../domain/observability/metrics.ts";
 
 export const STREAM_RATE_LIMIT: RateLimitSpec = {
   name: "widget.stream",
@@ -137,6 +138,7 @@ export async function handleStream(
   deps: AppDeps,
   ip: string,
 ): Promise<Response> {
+  const started = performance.now();
   const headers = new Headers();
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   try {
@@ -164,6 +166,7 @@ export async function handleStream(
       identity: input.identity,
     });
     return sseResponse(async (out, signal) => {
+      const watch = watchStream(started);
       out.send("meta", {
         conversation_id: turn.conversation.public_id,
         visitor_message_id: turn.visitorMessage.id,
@@ -172,13 +175,21 @@ export async function handleStream(
       try {
         // Bounded like a request: a database that stops answering ends the stream.
         const answer = await deps.db.watch.guard<TurnAnswer | null>(
-          turn.answer({ onDelta: (delta) => out.send("delta", { delta }), signal }),
+          turn.answer({
+            onDelta: (delta) => {
+              watch.firstDelta();
+              out.send("delta", { delta });
+            },
+            signal,
+          }),
           () => null,
         );
         if (answer === null) {
+          watch.end("unavailable");
           out.send("error", { message: VISITOR_ERRORS.unavailable, code: "unavailable" });
           return;
         }
+        watch.end(answer.source);
         // After the last delta, before `done` (SPEC, stream events).
         if (answer.source === "ai" && answer.products.length) {
           out.send("recommendations", { products: answer.products });
@@ -190,8 +201,12 @@ export async function handleStream(
             : { message_id: null, source: "human", sources: [], note: answer.note },
         );
       } catch (err) {
-        if (signal.aborted) return; // the visitor left: nobody to tell
-        out.send("error", streamError(deps, turn.bot.public_key, err, onFault));
+        if (signal.aborted) return watch.end("left"); // the visitor left: nobody to tell
+        const error = streamError(deps, turn.bot.public_key, err, onFault);
+        watch.end(error.code);
+        out.send("error", error);
+      } finally {
+        watch.end("internal"); // ended above on every known path
       }
     }, { headers, onError: onFault });
   } catch (err) {

@@ -1,0 +1,115 @@
+/**
+ * OpenTelemetry spans through Deno's built-in OpenTelemetry support
+ * (docs/operations.md): started with `OTEL_DENO=true`, Deno exports over
+ * OTLP to OTEL_EXPORTER_OTLP_ENDPOINT, opens a span for every request
+ * `Deno.serve` answers and every `fetch` (the provider's HTTP call), and
+ * backs the `@opentelemetry/api` tracer used here. Our spans name the work in
+ * between: the turn, retrieval, the provider call, event publishing.
+ *
+ * Off by default. The switch is read once at start: when it is off, `inSpan`
+ * calls its function straight away (no span object, no context), so tracing
+ * costs nothing.
+ */
+import {
+  type Attributes,
+  context as contextApi,
+  ROOT_CONTEXT,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
+
+function readSwitch(): boolean {
+  try {
+    return /^(true|1)$/i.test(Deno.env.get("OTEL_DENO") ?? "");
+  } catch {
+    return false; // no env permission: no tracing
+  }
+}
+
+export const tracingOn = readSwitch();
+
+const tracer = trace.getTracer("parley");
+
+function failed(span: Span, err: unknown): void {
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: err instanceof Error ? err.message.slice(0, 200) : String(err),
+  });
+  if (err instanceof Error) span.setAttribute("error.type", err.name);
+}
+
+/** Run `fn` in a span named `name` (a child of the current one); ends when `fn` settles. */
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span | null) => Promise<T>,
+): Promise<T> {
+  if (!tracingOn) return fn(null);
+  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      failed(span, err);
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * A span opened now and ended later by the caller (work that outlives the
+ * function that starts it, like a widget turn stored in one step and answered
+ * in the next). `run` makes it the parent of spans started inside.
+ */
+export interface OpenSpan {
+  run<T>(fn: () => T): T;
+  end(err?: unknown): void;
+}
+
+const NO_SPAN: OpenSpan = { run: (fn) => fn(), end() {} };
+
+export function openSpan(name: string, attributes: Attributes): OpenSpan {
+  if (!tracingOn) return NO_SPAN;
+  const span = tracer.startSpan(name, { attributes });
+  const ctx = trace.setSpan(contextApi.active(), span);
+  let ended = false;
+  return {
+    run: (fn) => contextApi.with(ctx, fn),
+    end(err) {
+      if (ended) return;
+      ended = true;
+      if (err !== undefined) failed(span, err);
+      span.end();
+    },
+  };
+}
+
+/**
+ * Run `fn` outside the current trace: work a request sets off but does not
+ * wait for (event subscribers, the job runner it wakes) would otherwise
+ * carry the request's trace for as long as it runs. Redis pub/sub detaches
+ * them naturally; the in-process Kv and event bus call this (tracing on only).
+ */
+export function detached(fn: () => void): void {
+  contextApi.with(ROOT_CONTEXT, fn);
+}
+
+/** Mark a moment on the current span (the first delta of a reply). */
+export function spanEvent(name: string): void {
+  if (tracingOn) trace.getActiveSpan()?.addEvent(name);
+}
+
+/**
+ * The request's span: named by its route template once routed (Deno names
+ * it by method only), and its trace id for the request's log line.
+ */
+export function nameRequestSpan(method: string, route: string): string | undefined {
+  if (!tracingOn) return undefined;
+  const span = trace.getActiveSpan();
+  if (!span) return undefined;
+  span.updateName(`${method} ${route}`);
+  span.setAttribute("http.route", route);
+  return span.spanContext().traceId;
+}
