@@ -65,6 +65,8 @@ export function channelKind(name: string): string {
   if (name.startsWith("private-conversation.")) return "conversation";
   if (name.startsWith("private-user.")) return "user";
   if (name.startsWith("presence-workspace.")) return "presence";
+  if (name.startsWith("private-dashboard.")) return "dashboard";
+  if (name.startsWith("private-screen.")) return "screen";
   if (name.startsWith("conversation-widget.")) return "widget";
   return "other";
 }
