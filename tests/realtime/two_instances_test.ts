@@ -15,7 +15,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { freePort, waitReady } from "../helpers/net.ts";
+import { startSecondInstance } from "../helpers/second_instance.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { nextEvent, pusherClient, subscribe } from "./pusher_helpers.ts";
 
@@ -25,37 +25,6 @@ if (!shared) {
     "two_instances_test: skipped on the embedded backend (one process owns PGlite); " +
       "set DATABASE_URL and REDIS_URL to run it.",
   );
-}
-
-/** Instance B: the real server in its own process, on A's database, Redis prefix and keys. */
-async function startInstanceB(env: Record<string, string>) {
-  const port = freePort();
-  const realtimePort = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL("../../main.ts", import.meta.url).pathname],
-    env: {
-      ...env,
-      PORT: String(port),
-      REALTIME_PORT: String(realtimePort),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      SEED_FILE: "",
-      DEMO: "0",
-      LOG_LEVEL: "error",
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  await waitReady(`${url}/readyz`);
-  return {
-    url,
-    port,
-    realtimePort,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
 }
 
 Deno.test({
@@ -68,7 +37,7 @@ Deno.test({
       seed: standardSeed(),
       env: { ...WIDGET_ENV, AI_BASE_URL: fake.baseUrl },
     });
-    const b = await startInstanceB(a.env);
+    const b = await startSecondInstance(a.env);
     const agentToken = T.acme.agent.agent;
     const me = (await http(a.url, "GET", "/api/agent/me", { token: agentToken })).body;
     const owner = (await http(a.url, "GET", "/api/agent/me", { token: T.acme.owner.agent })).body;
