@@ -9,12 +9,12 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, standardSeed } from "../helpers/fixtures.ts";
+import { EMAIL, standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { freePort } from "../helpers/net.ts";
 import { freshIp, postStream } from "../widget/widget_client.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 Deno.test("agents with the inbox open are online for the widget", serverTestOptions, async (t) => {
@@ -41,10 +41,7 @@ Deno.test("agents with the inbox open are online for the widget", serverTestOpti
     return page;
   };
   const signIn = async (page: Page, email: string) => {
-    await page.goto(`${s.url}/inbox`);
-    await page.locator("input[name=email]").fill(email);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/inbox`, email);
     await page.locator(".conn[data-state=connected]", { hasText: "live" }).waitFor();
   };
   // A second visitor asks over HTTP, to read the answer after the inboxes close.

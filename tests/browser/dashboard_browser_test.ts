@@ -10,11 +10,11 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD } from "../helpers/fixtures.ts";
+import { EMAIL } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { WIDGET_ENV } from "../widget/widget_client.ts";
 import { gzip } from "../../routers/doors/static_files.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
 import { page as sitePage, startLocalSite } from "../helpers/local_site.ts";
 
@@ -68,10 +68,7 @@ Deno.test(
       await phone.context().close();
     };
     const signIn = async (page: Page, email: string) => {
-      await page.goto(`${s.url}/dashboard`);
-      await page.locator("input[name=email]").fill(email);
-      await page.locator("input[name=password]").fill(PASSWORD);
-      await page.locator("input[name=password]").press("Enter");
+      await signInAt(page, `${s.url}/dashboard`, email);
     };
     try {
       browser = await launchChromium();
@@ -360,10 +357,7 @@ Deno.test(
 
       await t.step("the inbox links back to the dashboard for an owner", async () => {
         const inbox = await newPage();
-        await inbox.goto(`${s.url}/inbox`);
-        await inbox.locator("input[name=email]").fill(EMAIL.acmeOwner);
-        await inbox.locator("input[name=password]").fill(PASSWORD);
-        await inbox.locator("input[name=password]").press("Enter");
+        await signInAt(inbox, `${s.url}/inbox`, EMAIL.acmeOwner);
         await inbox.locator("a.to-dashboard").click();
         await inbox.locator("input[name=email]").waitFor(); // its own session: sign in once more
         assertOk(inbox.url().endsWith("/dashboard"));

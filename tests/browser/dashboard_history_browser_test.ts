@@ -9,8 +9,8 @@
 import type { Browser, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD } from "../helpers/fixtures.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { EMAIL } from "../helpers/fixtures.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
 
@@ -28,10 +28,7 @@ Deno.test("dashboard conversation history in headless Chromium", serverTestOptio
     const page = await context.newPage();
     page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
     page.on("dialog", (d) => void d.accept());
-    await page.goto(`${s.url}/dashboard`);
-    await page.locator("input[name=email]").fill(email);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/dashboard`, email);
     await page.locator("body[data-screen]").waitFor();
     return page;
   };

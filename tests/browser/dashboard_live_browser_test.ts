@@ -11,11 +11,11 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, T } from "../helpers/fixtures.ts";
+import { EMAIL, T } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
 import { page as sitePage, startLocalSite } from "../helpers/local_site.ts";
 
@@ -54,10 +54,7 @@ Deno.test("the dashboard follows the workspace live", serverTestOptions, async (
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: new URL(`dashboard-${name}.png`, OUTPUT).pathname, fullPage: true });
   const signIn = async (page: Page) => {
-    await page.goto(`${s.url}/dashboard`);
-    await page.locator("input[name=email]").fill(EMAIL.acmeOwner);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/dashboard`, EMAIL.acmeOwner);
     await page.locator("body[data-screen=overview]").waitFor();
   };
   /** The figures the owner sees: counters, and today's bar of each chart (its tooltip). */

@@ -11,9 +11,9 @@
 import type { Browser, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, T } from "../helpers/fixtures.ts";
+import { EMAIL, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { startSmtpSink } from "../helpers/smtp_sink.ts";
 import { dashboardSeed } from "../dashboard/dashboard_seed.ts";
@@ -39,10 +39,7 @@ Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, 
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
     });
     page.on("dialog", (d) => void d.accept());
-    await page.goto(`${s.url}/dashboard`);
-    await page.locator("input[name=email]").fill(email);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/dashboard`, email);
     await page.locator("body[data-screen]").waitFor();
     return page;
   };

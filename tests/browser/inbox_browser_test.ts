@@ -11,11 +11,11 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, standardSeed } from "../helpers/fixtures.ts";
+import { EMAIL, standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { gzip } from "../../routers/doors/static_files.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 
 const OUTPUT = new URL("../output/", import.meta.url);
 const XSS = "<img src=x onerror=alert(1)>";
@@ -78,10 +78,7 @@ Deno.test("web inbox works end to end in headless Chromium", serverTestOptions, 
     return page;
   };
   const signIn = async (page: Page, email: string) => {
-    await page.goto(`${s.url}/inbox`);
-    await page.locator("input[name=email]").fill(email);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/inbox`, email);
     await page.locator("body[data-ready]").waitFor();
   };
   try {

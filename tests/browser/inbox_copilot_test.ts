@@ -8,11 +8,11 @@
 import type { Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
+import { EMAIL, standardSeed, T } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { http } from "../helpers/http.ts";
 import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 import { waitUntil } from "../helpers/wait.ts";
 
 Deno.test("inbox copilot flags", serverTestOptions, async (t) => {
@@ -53,10 +53,7 @@ Deno.test("inbox copilot flags", serverTestOptions, async (t) => {
     await page.locator(".msg-body", { hasText: "Where is my parcel?" }).first().waitFor();
   };
   try {
-    await page.goto(`${s.url}/inbox`);
-    await page.locator("input[name=email]").fill(EMAIL.acmeAgent);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=password]").press("Enter");
+    await signInAt(page, `${s.url}/inbox`, EMAIL.acmeAgent);
     await page.locator("body[data-ready]").waitFor();
 
     await t.step("copilot off: no Suggest button", async () => {

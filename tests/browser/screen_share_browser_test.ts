@@ -11,10 +11,10 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, PASSWORD, standardSeed } from "../helpers/fixtures.ts";
+import { EMAIL, standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { freePort } from "../helpers/net.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signInAt } from "../helpers/browser.ts";
 
 const OUTPUT = new URL("../output/", import.meta.url);
 const CARD = "4242 4242 4242 4242";
@@ -205,10 +205,7 @@ ${snippet}</body></html>`,
 );
 
 async function signIn(page: Page, base: string, conversation: string): Promise<void> {
-  await page.goto(`${base}/inbox?conversation=${conversation}`);
-  await page.locator("input[name=email]").fill(EMAIL.acmeAgent);
-  await page.locator("input[name=password]").fill(PASSWORD);
-  await page.locator("input[name=password]").press("Enter");
+  await signInAt(page, `${base}/inbox?conversation=${conversation}`, EMAIL.acmeAgent);
   await page.locator(".conn[data-state=connected]", { hasText: "live" }).waitFor();
 }
 

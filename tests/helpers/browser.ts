@@ -4,7 +4,8 @@
  * (without the background-networking ones Chromium keeps dialling out and
  * failing), and a clear message when it is not installed.
  */
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { PASSWORD } from "./fixtures.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -25,4 +26,17 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** Opens `url` (the inbox or the dashboard) in `page` and submits its sign-in form. */
+export async function signInAt(
+  page: Page,
+  url: string,
+  email: string,
+  password: string = PASSWORD,
+): Promise<void> {
+  await page.goto(url);
+  await page.locator("input[name=email]").fill(email);
+  await page.locator("input[name=password]").fill(password);
+  await page.locator("input[name=password]").press("Enter");
 }
