@@ -71,3 +71,25 @@ export function readOnlyNote(): HTMLElement {
     "Your viewer seat is read-only: you can look, not change.",
   );
 }
+
+/**
+ * A secret the server returns once (a token, a signing secret, an invitation
+ * link): the explanation, the value in a read-only field and a copy button.
+ */
+export function shownOnce(label: string, value: string, explanation: string): HTMLElement {
+  const input = h("input", { readonly: true, value, "aria-label": label, class: "secret" });
+  const copy = h("button", {
+    type: "button",
+    onClick: async () => {
+      input.select();
+      await navigator.clipboard?.writeText(value).catch(() => {});
+      copy.textContent = "Copied";
+    },
+  }, "Copy");
+  return h(
+    "div",
+    { class: "card shown-once", role: "status" },
+    h("p", null, explanation),
+    h("div", { class: "inline-form" }, input, copy),
+  );
+}

@@ -6,7 +6,15 @@
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
-import { errorLine, failureText, field, formatDate, pageHeader, showFieldErrors } from "../ui.ts";
+import {
+  errorLine,
+  failureText,
+  field,
+  formatDate,
+  pageHeader,
+  showFieldErrors,
+  shownOnce,
+} from "../ui.ts";
 
 type ApiToken = DashboardOutputs["listApiTokens"]["data"][number];
 
@@ -42,34 +50,6 @@ function tokenRow(ctx: ScreenContext, t: ApiToken, refresh: () => void): HTMLEle
         }, "Revoke")
         : null,
     ),
-  );
-}
-
-/** The new token's value, shown this once, with a copy button. */
-function shownOnce(token: string): HTMLElement {
-  const value = h("input", {
-    readonly: true,
-    value: token,
-    "aria-label": "New token",
-    class: "secret",
-  });
-  const copy = h("button", {
-    type: "button",
-    onClick: async () => {
-      value.select();
-      await navigator.clipboard?.writeText(token).catch(() => {});
-      copy.textContent = "Copied";
-    },
-  }, "Copy");
-  return h(
-    "div",
-    { class: "card shown-once", role: "status" },
-    h(
-      "p",
-      null,
-      "Copy this token now: it is not shown again. Send it as Authorization: Bearer <token> to /api/v1.",
-    ),
-    h("div", { class: "inline-form" }, value, copy),
   );
 }
 
@@ -110,7 +90,11 @@ export const apiTokensScreen: Screen = {
           e.preventDefault();
           try {
             const created = await ctx.client.createApiToken.mutate({ name: name.value });
-            once.replaceChildren(shownOnce(created.token));
+            once.replaceChildren(shownOnce(
+              "New token",
+              created.token,
+              "Copy this token now: it is not shown again. Send it as Authorization: Bearer <token> to /api/v1.",
+            ));
             name.value = "";
             error.textContent = "";
             await load();

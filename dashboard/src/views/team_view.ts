@@ -15,6 +15,7 @@ import {
   pageHeader,
   readOnlyNote,
   showFieldErrors,
+  shownOnce,
 } from "../ui.ts";
 
 type Team = DashboardOutputs["team"];
@@ -137,20 +138,10 @@ function inviteForm(ctx: ScreenContext, shown: HTMLElement, refresh: () => void)
           error.textContent = "";
           shown.replaceChildren(
             r.link
-              ? h(
-                "div",
-                { class: "card shown-once", role: "status" },
-                h(
-                  "p",
-                  null,
-                  `Send this link to ${r.invitation.email}: it works once, for 7 days, and is not shown again.`,
-                ),
-                h("input", {
-                  readonly: true,
-                  value: r.link,
-                  "aria-label": "Invitation link",
-                  class: "secret",
-                }),
+              ? shownOnce(
+                "Invitation link",
+                r.link,
+                `Send this link to ${r.invitation.email}: it works once, for 7 days, and is not shown again.`,
               )
               : h("p", { role: "status" }, `Invitation e-mailed to ${r.invitation.email}.`),
           );

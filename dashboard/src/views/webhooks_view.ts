@@ -9,39 +9,18 @@
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
-import { errorLine, failureText, field, formatDate, pageHeader, showFieldErrors } from "../ui.ts";
+import {
+  errorLine,
+  failureText,
+  field,
+  formatDate,
+  pageHeader,
+  showFieldErrors,
+  shownOnce,
+} from "../ui.ts";
 
 type Endpoint = DashboardOutputs["listWebhooks"]["data"][number];
 type Delivery = DashboardOutputs["listWebhookDeliveries"]["data"][number];
-
-/** The signing secret, shown this once, with a copy button. */
-function secretOnce(url: string, secret: string): HTMLElement {
-  const value = h("input", {
-    readonly: true,
-    value: secret,
-    "aria-label": "Signing secret",
-    class: "secret",
-  });
-  const copy = h("button", {
-    type: "button",
-    onClick: async () => {
-      value.select();
-      await navigator.clipboard?.writeText(secret).catch(() => {});
-      copy.textContent = "Copied";
-    },
-  }, "Copy");
-  return h(
-    "div",
-    { class: "card shown-once", role: "status" },
-    h(
-      "p",
-      null,
-      `Signing secret for ${url}. Copy it now: it is not shown again. Verify each request's ` +
-        "webhook-signature with it (docs/webhooks.md).",
-    ),
-    h("div", { class: "inline-form" }, value, copy),
-  );
-}
 
 function lastAttempt(d: Delivery): string {
   const a = d.attempt_log.at(-1);
@@ -171,7 +150,11 @@ function endpointCard(
           return;
         }
         const r = await ctx.client.rotateWebhookSecret.mutate({ id: ep.id });
-        once.replaceChildren(secretOnce(r.data.url, r.data.secret));
+        once.replaceChildren(shownOnce(
+          "Signing secret",
+          r.data.secret,
+          `Signing secret for ${r.data.url}. Copy it now: it is not shown again. Verify each request's webhook-signature with it (docs/webhooks.md).`,
+        ));
       }),
       h("button", {
         type: "button",
@@ -221,7 +204,11 @@ function newEndpointForm(
             description: description.value,
             events: boxes.filter((b) => b.checked).map((b) => b.value),
           });
-          once.replaceChildren(secretOnce(created.data.url, created.data.secret));
+          once.replaceChildren(shownOnce(
+            "Signing secret",
+            created.data.secret,
+            `Signing secret for ${created.data.url}. Copy it now: it is not shown again. Verify each request's webhook-signature with it (docs/webhooks.md).`,
+          ));
           form.reset();
           for (const slot of form.querySelectorAll("[data-error-for]")) slot.textContent = "";
           error.textContent = "";
