@@ -41,6 +41,9 @@ export async function createStorage(): Promise<Storage> {
 export function serverEnv(storage: Storage, extra: Record<string, string> = {}) {
   const env: Record<string, string> = {
     PORT: "0",
+    // A port of its own, never PORT + 1 (the default): under a parallel run that one
+    // may belong to another test's server, and the process would then never be ready.
+    REALTIME_PORT: "0",
     HOST: "127.0.0.1",
     DATA_DIR: storage.dataDir,
     DEMO: "0",
