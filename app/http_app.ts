@@ -11,7 +11,12 @@ import { API_VERSION } from "../routers/system/status.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { createTrpcDoor, TRPC_PREFIX } from "../routers/doors/trpc_door.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
-import { handleRest, jsonResponse, RestRouteTable } from "../routers/doors/rest_door.ts";
+import {
+  handleRest,
+  jsonResponse,
+  type RestMatch,
+  RestRouteTable,
+} from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML, apiDocsResponse } from "../routers/doors/api_docs_page.ts";
 import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
@@ -26,7 +31,10 @@ import { METRICS_PATH, metricsResponse } from "../routers/doors/metrics_door.ts"
 import { recordHttpRequest } from "../domain/observability/metrics.ts";
 import { nameRequestSpan } from "../domain/observability/tracing.ts";
 
-export type Handler = (req: Request, info: { remoteAddr: Deno.Addr }) => Promise<Response>;
+export type Handler = (
+  req: Request,
+  info: { remoteAddr: Deno.Addr },
+) => Response | Promise<Response>;
 
 /** The handler, plus the first step of a graceful stop. */
 export type HttpApp = Handler & {
@@ -67,12 +75,21 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     draining = true;
   };
 
-  async function route(
-    req: Request,
-    path: string,
-    search: string,
-    ip: string,
-  ): Promise<[Response, string]> {
+  // Parameterless REST routes that no raw route shares a path with are
+  // answered without trying the raw routes first (the common API request).
+  const rawFree = new Set(
+    table.exactRoutes().filter((m) => {
+      const path = `/${m.route.segments.join("/")}`;
+      return !(mayBeRaw(path) && matchRawRoute(m.route.method, path));
+    }),
+  );
+
+  /** The response and its route template (for logs and metrics). */
+  type Routed = [Response, string];
+
+  // Not async: a request answered synchronously (the REST door's GET
+  // procedures that need no I/O) costs no promise (docs/BENCHMARKS.md).
+  function route(req: Request, path: string, search: string, ip: string): Routed | Promise<Routed> {
     const method = req.method;
     if (path === "/healthz") return [jsonResponse(200, { status: "ok" }), path];
     if (path === "/readyz") {
@@ -82,59 +99,66 @@ export function createHttpApp(deps: AppDeps): HttpApp {
           path,
         ];
       }
-      return [await readiness(deps), path];
+      return readiness(deps).then((res) => [res, path]);
     }
     if (path === METRICS_PATH && metricsToken) {
-      return [await metricsResponse(req, metricsToken), METRICS_PATH];
+      return metricsResponse(req, metricsToken).then((res) => [res, METRICS_PATH]);
     }
     if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
-      return [serveAsset(req, await openApi()), path];
+      return openApi().then((asset) => [serveAsset(req, asset), path]);
     }
     if (path.startsWith("/api/docs") && (method === "GET" || method === "HEAD")) {
-      const docs = await apiDocsResponse(req, path);
-      if (docs) {
-        if (docs.headers.get("content-type")?.startsWith("text/html")) {
-          docs.headers.set(
-            "content-security-policy",
-            await (docsCsp ??= pageCsp(API_DOCS_HTML)),
-          );
-          docs.headers.set("referrer-policy", "strict-origin-when-cross-origin");
-        }
-        return [docs, "/api/docs"];
-      }
+      return routeDocs(req, path, search, ip);
     }
+    return routeDoors(req, path, search, ip);
+  }
+
+  async function routeDocs(
+    req: Request,
+    path: string,
+    search: string,
+    ip: string,
+  ): Promise<Routed> {
+    const docs = await apiDocsResponse(req, path);
+    if (!docs) return await routeDoors(req, path, search, ip);
+    if (docs.headers.get("content-type")?.startsWith("text/html")) {
+      docs.headers.set(
+        "content-security-policy",
+        await (docsCsp ??= pageCsp(API_DOCS_HTML)),
+      );
+      docs.headers.set("referrer-policy", "strict-origin-when-cross-origin");
+    }
+    return [docs, "/api/docs"];
+  }
+
+  function routeDoors(
+    req: Request,
+    path: string,
+    search: string,
+    ip: string,
+  ): Routed | Promise<Routed> {
+    const method = req.method;
     if (path.startsWith(TRPC_PREFIX)) {
-      return [
-        await guarded(trpcDoor(req, path, ip), () => {
-          const { body, headers } = unavailable();
-          return trpcErrorResponse(503, body.message as string, req, path, headers);
-        }),
-        "/trpc/{procedure}",
-      ];
+      return guarded(trpcDoor(req, path, ip), () => {
+        const { body, headers } = unavailable();
+        return trpcErrorResponse(503, body.message as string, req, path, headers);
+      }).then((res) => [res, "/trpc/{procedure}"]);
     }
     if (path.startsWith("/app/")) {
       const socket = socketDoor(deps, req, path);
       if (socket) return [socket, SOCKET_TEMPLATE];
     }
+    const exact = table.lookupExact(method, path);
+    if (exact && rawFree.has(exact)) return rest(exact, req, search, ip);
     const raw = mayBeRaw(path) ? matchRawRoute(method, path) : null;
     if (raw) {
       const work = raw.route.handle(req, raw.params, deps, ip);
-      return [
-        await (raw.route.offline ? work : guarded(work, () => errorResponse(unavailable()))),
-        raw.route.template,
-      ];
+      const template = raw.route.template;
+      return (raw.route.offline ? work : guarded(work, () => errorResponse(unavailable())))
+        .then((res) => [res, template]);
     }
     const found = table.lookup(method, path);
-    if (found.kind === "match") {
-      const ctx = createRequestContext(deps, req, ip);
-      return [
-        await guarded(
-          handleRest(found.match, search, ctx, onFault),
-          () => errorResponse(unavailable(), ctx.response.headers),
-        ),
-        found.match.route.template,
-      ];
-    }
+    if (found.kind === "match") return rest(found.match, req, search, ip);
     const allow = found.kind === "method" ? found.allow : [];
     if (mayBeRaw(path)) allow.push(...rawRouteMethods(path));
     if (allow.length > 0) {
@@ -148,27 +172,62 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     return [jsonResponse(404, { message: "Not found." }), "(unmatched)"];
   }
 
+  function rest(
+    match: RestMatch,
+    req: Request,
+    search: string,
+    ip: string,
+  ): Routed | Promise<Routed> {
+    const ctx = createRequestContext(deps, req, ip);
+    const template = match.route.template;
+    const work = handleRest(match, search, ctx, onFault);
+    // Answered at once: nothing to wait for, so no outage to guard against.
+    if (!(work instanceof Promise)) return [work, template];
+    return guarded(work, () => errorResponse(unavailable(), ctx.response.headers))
+      .then((res) => [res, template]);
+  }
+
   return Object.assign(handle, { drain });
 
-  // One async layer for the whole request: each extra one costs a promise
-  // and an await on every request (docs/BENCHMARKS.md).
-  async function handle(req: Request, info: { remoteAddr: Deno.Addr }): Promise<Response> {
+  // Not async either: a request routed synchronously is answered without a
+  // promise; one routed through a promise is finished when it settles.
+  function handle(req: Request, info: { remoteAddr: Deno.Addr }): Response | Promise<Response> {
     const started = performance.now();
-    let res: Response;
-    let template = "(error)";
     deps.traffic.enter();
+    let routed: Routed | Promise<Routed>;
+    let widget = false;
     try {
       const [path, search] = splitUrl(req.url);
       const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
       const ip = clientIp(req, remote, deps.config.trustedProxies);
-      const widget = isWidgetPath(path);
-      [res, template] = widget && req.method === "OPTIONS"
+      widget = isWidgetPath(path);
+      routed = widget && req.method === "OPTIONS"
         ? [widgetPreflight(), "(widget preflight)"]
-        : await route(req, path, search, ip);
+        : route(req, path, search, ip);
+    } catch (err) {
+      return finish(req, started, serverError(err), false);
+    }
+    if (routed instanceof Promise) {
+      return routed.then(
+        (r) => finish(req, started, r, widget),
+        (err) => finish(req, started, serverError(err), false),
+      );
+    }
+    return finish(req, started, routed, widget);
+  }
+
+  function serverError(err: unknown): Routed {
+    onFault(err);
+    return [jsonResponse(500, { message: "Server error." }), "(error)"];
+  }
+
+  /** CORS for the widget, nosniff, the metrics and the request's log line. */
+  function finish(req: Request, started: number, routed: Routed, widget: boolean): Response {
+    let [res, template] = routed;
+    try {
       if (widget) res = withWidgetCors(res);
     } catch (err) {
-      onFault(err);
-      res = jsonResponse(500, { message: "Server error." });
+      res = serverError(err)[0];
     } finally {
       deps.traffic.leave();
     }

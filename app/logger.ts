@@ -16,11 +16,15 @@ export interface Logger {
 const encoder = new TextEncoder();
 const FLUSH_BYTES = 64 * 1024;
 const FLUSH_EVERY_MS = 25;
-// Lines are encoded straight into one reused byte buffer: holding them as
-// strings until the flush kept them alive past the young generation, and the
-// promotions cost more than the formatting (docs/BENCHMARKS.md).
+// Lines are encoded into one reused byte buffer: holding them as strings
+// until the flush kept them alive past the young generation, and the
+// promotions cost more than the formatting (docs/BENCHMARKS.md). They are
+// first joined into a short string (up to PENDING_CHARS) so that one
+// `encodeInto` call, a native call of its own, serves a few dozen lines.
 const out = new Uint8Array(FLUSH_BYTES);
 let used = 0;
+let pending = "";
+const PENDING_CHARS = 4096;
 let tickerStarted = false;
 
 function writeAll(data: Uint8Array): void {
@@ -32,6 +36,22 @@ function writeAll(data: Uint8Array): void {
   }
 }
 
+/** Move the pending lines into the byte buffer (writing it out first if they do not fit). */
+function encodePending(): void {
+  const text = pending;
+  pending = "";
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+  if (used + text.length * 3 > FLUSH_BYTES) {
+    writeAll(out.subarray(0, used));
+    used = 0;
+  }
+  if (text.length * 3 > FLUSH_BYTES) {
+    writeAll(encoder.encode(text));
+  } else {
+    used += encoder.encodeInto(text, out.subarray(used)).written;
+  }
+}
+
 /**
  * Write buffered info/debug lines to stdout now. Buffering turns one blocking
  * write per request into one per 25 ms (or per 64 KiB), which was about half
@@ -39,6 +59,7 @@ function writeAll(data: Uint8Array): void {
  * the buffer is flushed on exit.
  */
 export function flushLogs(): void {
+  if (pending.length > 0) encodePending();
   if (used === 0) return;
   writeAll(out.subarray(0, used));
   used = 0;
@@ -47,14 +68,8 @@ export function flushLogs(): void {
 globalThis.addEventListener("unload", flushLogs);
 
 function buffer(line: string): void {
-  const text = line + "\n";
-  // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
-  if (used + text.length * 3 > FLUSH_BYTES) flushLogs();
-  if (text.length * 3 > FLUSH_BYTES) {
-    writeAll(encoder.encode(text));
-  } else {
-    used += encoder.encodeInto(text, out.subarray(used)).written;
-  }
+  pending = pending.length === 0 ? line + "\n" : pending + line + "\n";
+  if (pending.length >= PENDING_CHARS) encodePending();
   if (!tickerStarted) {
     // One unref'd ticker for the process: a timer per line cost as much as the write.
     tickerStarted = true;

@@ -13,15 +13,37 @@
  * The door is measured as shipped: embedded database, JSON request log on
  * (to /dev/null), the real `GET /api/status` procedure with zod input and
  * output parsing.
+ *
+ * `BENCH_BASE=<commit>` adds that commit's door as a fourth server, in the
+ * same alternating rounds, so a change to the door is measured against its
+ * base in one run (the base's source is extracted by base_tree.ts and runs
+ * with this tree's dependencies).
  */
 
 import { freePort, processCpuSeconds, waitFor } from "./support.ts";
+import { baseTree, shortCommit } from "./base_tree.ts";
 
 const SELF = new URL(import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CONNECTIONS = 50;
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+const BASE = Deno.env.get("BENCH_BASE") || null;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+/** What a base commit's server needs (tests, benches and docs stay out). */
+const SERVER_SOURCES = [
+  "main.ts",
+  "app",
+  "cli",
+  "clients",
+  "dashboard",
+  "db",
+  "domain",
+  "inbox",
+  "kv",
+  "routers",
+  "widget",
+];
 
 async function hasWrk(): Promise<boolean> {
   try {
@@ -101,15 +123,33 @@ export async function run(): Promise<string> {
   const honoPort = freePort();
   const bare = spawn(["run", "-A", SELF, "bare", String(barePort)], {});
   const hono = spawn(["run", "-A", SELF, "hono", String(honoPort)], {});
-  const door = spawn(["run", "-A", MAIN], {
-    PORT: String(doorPort),
+  const doorEnv = (port: number, dir: string) => ({
+    PORT: String(port),
     HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
+    REALTIME_PORT: String(freePort()),
+    DATA_DIR: dir,
     DEMO: "0",
     DATABASE_URL: "",
     REDIS_URL: "",
     LOG_LEVEL: "info",
   });
+  const door = spawn(["run", "-A", MAIN], doorEnv(doorPort, dataDir));
+  const basePort = freePort();
+  const baseDataDir = BASE ? await Deno.makeTempDir({ prefix: "parley-bench-base-" }) : null;
+  const baseLabel = BASE ? await shortCommit(BASE) : null;
+  const baseDoor = BASE
+    ? spawn(
+      [
+        "run",
+        "-A",
+        "--config",
+        CONFIG,
+        new URL("main.ts", await baseTree(BASE, SERVER_SOURCES)).pathname,
+      ],
+      doorEnv(basePort, baseDataDir!),
+    )
+    : null;
+  const baseUrl = `http://127.0.0.1:${basePort}/api/status`;
   const bareUrl = `http://127.0.0.1:${barePort}/api/status`;
   const doorUrl = `http://127.0.0.1:${doorPort}/api/status`;
   const honoUrl = `http://127.0.0.1:${honoPort}/api/status`;
@@ -117,17 +157,21 @@ export async function run(): Promise<string> {
     await waitFor(bareUrl);
     await waitFor(honoUrl);
     await waitFor(`http://127.0.0.1:${doorPort}/readyz`);
-    // Warm both (JIT, connection setup) before anything is recorded.
+    if (baseDoor) await waitFor(`http://127.0.0.1:${basePort}/readyz`);
+    // Warm every server (JIT, connection setup) before anything is recorded.
     await load(bareUrl, 2, useWrk);
     await load(doorUrl, 2, useWrk);
     await load(honoUrl, 2, useWrk);
+    if (baseDoor) await load(baseUrl, 2, useWrk);
     const bareRuns: Run[] = [];
     const doorRuns: Run[] = [];
     const honoRuns: Run[] = [];
+    const baseRuns: Run[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       bareRuns.push(await measure(bareUrl, bare.pid, SECONDS, useWrk));
       doorRuns.push(await measure(doorUrl, door.pid, SECONDS, useWrk));
       honoRuns.push(await measure(honoUrl, hono.pid, SECONDS, useWrk));
+      if (baseDoor) baseRuns.push(await measure(baseUrl, baseDoor.pid, SECONDS, useWrk));
     }
     const bestBare = Math.max(...bareRuns.map((r) => r.rps));
     const bestDoor = Math.max(...doorRuns.map((r) => r.rps));
@@ -150,7 +194,9 @@ export async function run(): Promise<string> {
     return [
       "## REST door vs bare Deno.serve",
       "",
-      `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs (bare, door, Hono) after a 2 s ` +
+      `Trivial GET, ${tool}, best of ${ROUNDS} alternating runs (bare, door, Hono${
+        baseDoor ? ", base door" : ""
+      }) after a 2 s ` +
       "warm-up each.",
       "",
       "| Server | Path | req/s (runs) | best req/s | server CPU µs/request (median) |",
@@ -164,6 +210,13 @@ export async function run(): Promise<string> {
       `| Hono \`OpenAPIHono\` | \`/api/status\` (createRoute, zod response) | ${
         honoRuns.map((r) => fmt(r.rps)).join(", ")
       } | ${fmt(bestHono)} | ${us(honoCpu)} |`,
+      ...(baseDoor
+        ? [
+          `| Parley REST door at ${baseLabel} (base) | \`GET /api/status\` | ${
+            baseRuns.map((r) => fmt(r.rps)).join(", ")
+          } | ${fmt(Math.max(...baseRuns.map((r) => r.rps)))} | ${us(median(baseRuns))} |`,
+        ]
+        : []),
       "",
       `**Door against OpenAPIHono (best/best): ${(bestDoor / bestHono).toFixed(2)}×** ` +
       "(goal: ahead, > 1).",
@@ -179,7 +232,9 @@ export async function run(): Promise<string> {
     await stop(bare);
     await stop(door);
     await stop(hono);
+    if (baseDoor) await stop(baseDoor);
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    if (baseDataDir) await Deno.remove(baseDataDir, { recursive: true }).catch(() => {});
   }
 }
 

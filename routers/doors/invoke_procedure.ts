@@ -162,10 +162,29 @@ export async function invokeProcedure(
   ctx: unknown,
   input: unknown,
 ): Promise<unknown> {
-  const result = await new Run(proc, input).from(0, ctx, undefined, null);
+  const result = await runProcedure(proc, ctx, input);
   if (!result.ok) throw result.error;
   return result.data;
 }
+
+/** What a procedure's chain resolved to: `{ok, data}` or `{ok: false, error}`. */
+export type ProcedureResult = MiddlewareResult;
+
+/**
+ * Run the chain, synchronously for as long as every step answers at once (zod
+ * steps, inline checks, a resolver returning a value): a trivial procedure
+ * then costs no promise at all. The first step that returns a promise (a
+ * middleware, an async resolver) makes the result a promise.
+ */
+export function runProcedure(
+  proc: CompiledProcedure,
+  ctx: unknown,
+  input: unknown,
+): ProcedureResult | Promise<ProcedureResult> {
+  return new Run(proc, input).from(0, ctx, undefined, null);
+}
+
+const failed = (cause: unknown): MiddlewareResult => ({ ok: false, error: asTrpcError(cause) });
 
 /** One invocation: the compiled steps, and the raw input they all see. */
 class Run {
@@ -173,13 +192,68 @@ class Run {
 
   /**
    * Run the steps from `index`. `getRawInput` is null while the raw input is
-   * the door's own value; a middleware may replace it through `next()`.
+   * the door's own value; a middleware may replace it through `next()`. Never
+   * rejects: a failure is `{ok: false}`, as in tRPC's caller.
    */
-  async from(
+  from(
     index: number,
     ctx: unknown,
     input: unknown,
     getRawInput: (() => Promise<unknown>) | null,
+  ): MiddlewareResult | Promise<MiddlewareResult> {
+    // A replaced raw input is only readable asynchronously.
+    if (getRawInput) return this.fromAsync(index, ctx, input, getRawInput);
+    const { steps, meta } = this.proc;
+    try {
+      for (;;) {
+        const step = steps[index]!;
+        switch (step.kind) {
+          case "check":
+            step.check(ctx, this.rawInput, meta);
+            index++;
+            continue;
+          case "input": {
+            let parsed;
+            try {
+              parsed = step.schema.safeParse(this.rawInput);
+            } catch {
+              // Async refinements: tRPC's own step, which parses asynchronously.
+              return settle(step.original(this.opts(index, ctx, input, null)));
+            }
+            if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
+            input = isPlainObject(input) && isPlainObject(parsed.data)
+              ? { ...input, ...parsed.data }
+              : parsed.data;
+            index++;
+            continue;
+          }
+          case "output": {
+            const result = this.from(index + 1, ctx, input, null);
+            return result instanceof Promise
+              ? result.then((r) => this.output(step, index, ctx, input, null, r), failed)
+              : this.output(step, index, ctx, input, null, result);
+          }
+          case "resolve": {
+            const value = step.resolver(this.opts(index, ctx, input, null));
+            return value instanceof Promise
+              ? value.then((data) => ({ ok: true, data }), failed)
+              : { ok: true, data: value };
+          }
+          case "middleware":
+            return settle(step.fn(this.opts(index, ctx, input, null)));
+        }
+      }
+    } catch (cause) {
+      return failed(cause);
+    }
+  }
+
+  /** `from` once a middleware has replaced the raw input (read through a promise). */
+  private async fromAsync(
+    index: number,
+    ctx: unknown,
+    input: unknown,
+    getRawInput: () => Promise<unknown>,
   ): Promise<MiddlewareResult> {
     const { steps, meta } = this.proc;
     try {
@@ -187,16 +261,15 @@ class Run {
         const step = steps[index]!;
         switch (step.kind) {
           case "check":
-            step.check(ctx, getRawInput ? await getRawInput() : this.rawInput, meta);
+            step.check(ctx, await getRawInput(), meta);
             index++;
             continue;
           case "input": {
-            const raw = getRawInput ? await getRawInput() : this.rawInput;
+            const raw = await getRawInput();
             let parsed;
             try {
               parsed = step.schema.safeParse(raw);
             } catch {
-              // Async refinements: tRPC's own step, which parses asynchronously.
               return await step.original(this.opts(index, ctx, input, getRawInput));
             }
             if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
@@ -208,22 +281,7 @@ class Run {
           }
           case "output": {
             const result = await this.from(index + 1, ctx, input, getRawInput);
-            if (!result.ok) return result;
-            let parsed;
-            try {
-              parsed = step.schema.safeParse(result.data);
-            } catch {
-              const opts = this.opts(index, ctx, input, getRawInput);
-              return await step.original({ ...opts, next: () => Promise.resolve(result) });
-            }
-            if (!parsed.success) {
-              throw new TRPCError({
-                code: "INTERNAL_SERVER_ERROR",
-                message: "Output validation failed",
-                cause: parsed.error,
-              });
-            }
-            return { ok: true, data: parsed.data };
+            return await this.output(step, index, ctx, input, getRawInput, result);
           }
           case "resolve": {
             const value = step.resolver(this.opts(index, ctx, input, getRawInput));
@@ -234,8 +292,37 @@ class Run {
         }
       }
     } catch (cause) {
-      return { ok: false, error: asTrpcError(cause) };
+      return failed(cause);
     }
+  }
+
+  /** The output step: parse what the steps below returned. */
+  private output(
+    step: Extract<Step, { kind: "output" }>,
+    index: number,
+    ctx: unknown,
+    input: unknown,
+    getRawInput: (() => Promise<unknown>) | null,
+    result: MiddlewareResult,
+  ): MiddlewareResult | Promise<MiddlewareResult> {
+    if (!result.ok) return result;
+    let parsed;
+    try {
+      parsed = step.schema.safeParse(result.data);
+    } catch {
+      const opts = this.opts(index, ctx, input, getRawInput);
+      return settle(step.original({ ...opts, next: () => Promise.resolve(result) }));
+    }
+    if (!parsed.success) {
+      return failed(
+        new TRPCError({
+          code: "INTERNAL_SERVER_ERROR",
+          message: "Output validation failed",
+          cause: parsed.error,
+        }),
+      );
+    }
+    return { ok: true, data: parsed.data };
   }
 
   /** The options tRPC hands the middleware at `index`, with its `next`. */
@@ -256,12 +343,17 @@ class Run {
       meta,
       signal: undefined,
       next: (next) =>
-        this.from(
+        Promise.resolve(this.from(
           index + 1,
           next?.ctx ? { ...(ctx as Record<string, unknown>), ...next.ctx } : ctx,
           next && "input" in next ? next.input : input,
           next?.getRawInput ?? getRawInput,
-        ),
+        )),
     };
   }
+}
+
+/** A middleware's promise as a result that never rejects (a throw is `{ok: false}`). */
+function settle(work: Promise<MiddlewareResult>): Promise<MiddlewareResult> {
+  return Promise.resolve(work).then(undefined, failed);
 }

@@ -12,8 +12,9 @@ import { BodyTooLarge, DEFAULT_BODY_LIMIT, readBodyText } from "./request_body.t
 import {
   type CompiledProcedure,
   compileProcedure,
-  invokeProcedure,
   type ProcedureDef,
+  type ProcedureResult,
+  runProcedure,
 } from "./invoke_procedure.ts";
 
 interface Route {
@@ -71,9 +72,19 @@ export class RestRouteTable {
     }
   }
 
+  /** The parameterless route at exactly this method and path (HEAD finds GET). */
+  lookupExact(method: string, pathname: string): RestMatch | undefined {
+    return this.exact.get(`${method === "HEAD" ? "GET" : method} ${pathname}`);
+  }
+
+  /** Every parameterless route, with its method and path. */
+  exactRoutes(): RestMatch[] {
+    return [...this.exact.values()];
+  }
+
   lookup(method: string, pathname: string): RestLookup {
     // A literal route beats any parameterised one, so an exact hit is final.
-    const exact = this.exact.get(`${method === "HEAD" ? "GET" : method} ${pathname}`);
+    const exact = this.lookupExact(method, pathname);
     if (exact) return { kind: "match", match: exact };
     const parts = pathname.split("/").filter(Boolean);
     const allow = new Set<string>();
@@ -160,49 +171,97 @@ export function errorResponse(reply: ErrorReply, extra?: Headers): Response {
 
 /**
  * Run a matched route: input from path, query (`search`, the URL's `?...`
- * part or "") and body; output as JSON.
+ * part or "") and body; output as JSON. Synchronous when the procedure is (a
+ * GET whose chain answers at once): no promise between the request and the
+ * response (docs/BENCHMARKS.md).
  */
-export async function handleRest(
+export function handleRest(
+  match: RestMatch,
+  search: string,
+  ctx: RequestContext,
+  onFault: (err: unknown) => void,
+): Response | Promise<Response> {
+  const method = ctx.req.method;
+  if (method !== "GET" && method !== "HEAD") return handleRestWithBody(match, search, ctx, onFault);
+  let result: ProcedureResult | Promise<ProcedureResult>;
+  try {
+    result = runProcedure(
+      match.route.proc,
+      ctx,
+      doorInput(queryObject(search), null, match.params),
+    );
+  } catch (err) {
+    return restFailure(err, ctx, onFault);
+  }
+  return result instanceof Promise
+    ? result.then((r) => restAnswer(r, method, ctx, onFault))
+    : restAnswer(result, method, ctx, onFault);
+}
+
+async function handleRestWithBody(
   match: RestMatch,
   search: string,
   ctx: RequestContext,
   onFault: (err: unknown) => void,
 ): Promise<Response> {
   const { route, params } = match;
+  let input: Record<string, unknown> | UnreadBody;
   try {
-    const method = ctx.req.method;
-    let input: Record<string, unknown> | UnreadBody;
-    try {
-      const body = method === "GET" || method === "HEAD"
-        ? null
-        : await readBody(ctx.req, route.proc.meta?.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
-      input = doorInput(queryObject(search), body, params);
-    } catch (err) {
-      if (!(err instanceof BodyTooLarge || err instanceof BadRequest)) throw err;
-      input = new UnreadBody(err);
+    const body = await readBody(ctx.req, route.proc.meta?.maxBodyBytes ?? DEFAULT_BODY_LIMIT);
+    input = doorInput(queryObject(search), body, params);
+  } catch (err) {
+    if (!(err instanceof BodyTooLarge || err instanceof BadRequest)) {
+      return restFailure(err, ctx, onFault);
     }
-    const output = await invokeProcedure(route.proc, ctx, input);
+    input = new UnreadBody(err);
+  }
+  let result: ProcedureResult;
+  try {
+    result = await runProcedure(route.proc, ctx, input);
+  } catch (err) {
+    return restFailure(err, ctx, onFault);
+  }
+  return restAnswer(result, ctx.req.method, ctx, onFault);
+}
+
+/** The response for a procedure's result: its output as JSON, or the error's reply. */
+function restAnswer(
+  result: ProcedureResult,
+  method: string,
+  ctx: RequestContext,
+  onFault: (err: unknown) => void,
+): Response {
+  if (!result.ok) return restFailure(result.error, ctx, onFault);
+  try {
     const status = ctx.response.status ?? 200;
     if (method === "HEAD") {
       return new Response(null, { status, headers: ctx.response.headers });
     }
     if (!ctx.response.hasHeaders) {
-      return new Response(JSON.stringify(output), { status, headers: JSON_HEADERS });
+      return new Response(JSON.stringify(result.data), { status, headers: JSON_HEADERS });
     }
     // The context's own headers object goes out as is: one copy, not two.
     const headers = ctx.response.headers;
     headers.set("content-type", JSON_TYPE);
-    return new Response(JSON.stringify(output), { status, headers });
-  } catch (thrown) {
-    // A body read error comes back from the chain wrapped (door_input.ts).
-    const cause = (thrown as { cause?: unknown }).cause;
-    const err = cause instanceof BodyTooLarge || cause instanceof BadRequest ? cause : thrown;
-    if (err instanceof BodyTooLarge) {
-      return jsonResponse(413, { message: err.message }, ctx.response.headers);
-    }
-    if (err instanceof BadRequest) {
-      return jsonResponse(400, { message: err.message }, ctx.response.headers);
-    }
-    return errorResponse(toErrorReply(err, onFault), ctx.response.headers);
+    return new Response(JSON.stringify(result.data), { status, headers });
+  } catch (err) {
+    return restFailure(err, ctx, onFault);
   }
+}
+
+function restFailure(
+  thrown: unknown,
+  ctx: RequestContext,
+  onFault: (err: unknown) => void,
+): Response {
+  // A body read error comes back from the chain wrapped (door_input.ts).
+  const cause = (thrown as { cause?: unknown }).cause;
+  const err = cause instanceof BodyTooLarge || cause instanceof BadRequest ? cause : thrown;
+  if (err instanceof BodyTooLarge) {
+    return jsonResponse(413, { message: err.message }, ctx.response.headers);
+  }
+  if (err instanceof BadRequest) {
+    return jsonResponse(400, { message: err.message }, ctx.response.headers);
+  }
+  return errorResponse(toErrorReply(err, onFault), ctx.response.headers);
 }
