@@ -82,7 +82,7 @@ function connectionDetail(err: InstanceType<typeof OpenAI.APIConnectionError>): 
     text += ` ${(cur as Error).message ?? ""}`;
   }
   if (/refused/i.test(text)) return "connection refused";
-  if (/dns|lookup|resolve|name or service|nodename|getaddrinfo|enotfound/i.test(text)) {
+  if (/dns|lookup|resolve|name or service|nodename|getaddrinfo|enotfound|eai_again/i.test(text)) {
     return "host name not found";
   }
   if (/certificate|tls|ssl/i.test(text)) return "TLS failure";
