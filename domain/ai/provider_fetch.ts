@@ -82,6 +82,7 @@ export function nodeFetch(
   const headers = new Headers(init.headers);
   return bodyBytes(init, headers).then((body) =>
     new Promise<Response>((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal)); // while the body was read
       if (body) headers.set("content-length", String(body.byteLength));
       const outgoing: Record<string, string> = {};
       headers.forEach((value, name) => outgoing[name] = value);
@@ -123,7 +124,9 @@ export function nodeFetch(
               // Backpressure: a chunk nobody has asked for yet pauses the socket.
               if ((controller.desiredSize ?? 0) < 0) res.pause();
             });
+            let ended = false;
             res.on("end", () => {
+              ended = true;
               done();
               try {
                 controller.close();
@@ -134,6 +137,16 @@ export function nodeFetch(
               try {
                 controller.error(networkError(err));
               } catch { /* already errored */ }
+            });
+            // A connection that closes before the body's end must not pass for a short reply.
+            res.on("close", () => {
+              if (ended || res.complete) return;
+              done();
+              try {
+                controller.error(
+                  networkError(new Error("connection closed before the body ended")),
+                );
+              } catch { /* already closed or errored */ }
             });
           },
           pull() {
