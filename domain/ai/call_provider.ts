@@ -82,9 +82,11 @@ function connectionDetail(err: InstanceType<typeof OpenAI.APIConnectionError>): 
     text += ` ${(cur as Error).message ?? ""}`;
   }
   if (/refused/i.test(text)) return "connection refused";
-  if (/dns|lookup|resolve|name or service|nodename/i.test(text)) return "host name not found";
+  if (/dns|lookup|resolve|name or service|nodename|getaddrinfo|enotfound|eai_again/i.test(text)) {
+    return "host name not found";
+  }
   if (/certificate|tls|ssl/i.test(text)) return "TLS failure";
-  if (/reset|closed|broken pipe/i.test(text)) return "connection closed";
+  if (/reset|closed|broken pipe|hang up/i.test(text)) return "connection closed";
   return "network error";
 }
 

@@ -11,6 +11,7 @@ import { decryptText } from "../auth/secrets.ts";
 import { ProviderUnavailable } from "../errors.ts";
 import { type ProviderInfo, providerInfo } from "./providers.ts";
 import { nameProvider } from "../observability/provider_calls.ts";
+import { providerFetch } from "./provider_fetch.ts";
 
 export type ProviderDeps = Pick<AppDeps, "sql" | "appKey"> & {
   config: Pick<AppDeps["config"], "aiBaseUrl" | "aiTimeoutMs" | "aiApiKey">;
@@ -93,6 +94,7 @@ export async function findProviderClient(
     baseURL: deps.config.aiBaseUrl ?? info.baseUrl,
     timeout: deps.config.aiTimeoutMs,
     maxRetries: 0, // our own policy in call_provider.ts: one retry, connection errors and 5xx only
+    fetch: providerFetch(), // small buffers per streamed reply (provider_fetch.ts)
   });
   nameProvider(client, info.code);
   const found = { client, info, timeoutMs: deps.config.aiTimeoutMs };

@@ -29,6 +29,11 @@ Deno.test(
       seed: standardSeed(),
       env: { ...env, AI_BASE_URL: refusedBaseUrl() },
     });
+    // A name under .invalid never resolves (RFC 6761).
+    const unresolved = await startTestServer({
+      seed: standardSeed(),
+      env: { ...env, AI_BASE_URL: "http://provider.invalid/v1" },
+    });
     // No AI_BASE_URL and no AI_API_KEY: a workspace without a stored key has no model at all.
     const bare = await startTestServer({ seed: standardSeed() });
     /** The newest conversation's messages, read back through v1. */
@@ -178,6 +183,16 @@ Deno.test(
         },
       );
 
+      await t.step("a host name that does not resolve is 502 saying so", async () => {
+        const r = await expect502(
+          unresolved.url,
+          "where are you?",
+          /could not be reached \(host name not found\)/,
+        );
+        assertOk(!/check the provider key/i.test(r.body.message), "the key is not blamed");
+        await expectStreamError(unresolved.url, "acme-helper", "provider_unreachable");
+      });
+
       await t.step("no key anywhere is 502 saying how to configure one", async () => {
         const r = await http(bare.url, "POST", "/api/v1/chatbots/globex-bot/messages", {
           token: T.globex.owner.api,
@@ -191,6 +206,7 @@ Deno.test(
       });
     } finally {
       await bare.stop();
+      await unresolved.stop();
       await refused.stop();
       await s.stop();
       // The timeout mode's handler sleeps for two minutes; do not wait for it.
