@@ -66,7 +66,8 @@ export function standardSeed(overrides: { monthlyLimit?: number | null } = {}) {
       {
         code: "test",
         name: "Test",
-        monthly_message_limit: overrides.monthlyLimit ?? 1000,
+        // null is unlimited (as in the plans table); absent is the test plan's 1,000.
+        monthly_message_limit: overrides.monthlyLimit === undefined ? 1000 : overrides.monthlyLimit,
         chatbot_limit: 5,
         agent_seats: 5,
       },
