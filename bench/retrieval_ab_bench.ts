@@ -21,7 +21,6 @@
  * docs/BENCHMARKS.md.
  */
 import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
-import { T } from "../tests/helpers/fixtures.ts";
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { openProviderClient } from "../domain/ai/provider_client.ts";
 import type { retrieveChunks } from "../domain/knowledge/retrieve_chunks.ts";
@@ -30,6 +29,7 @@ import type { AppDeps } from "../domain/deps.ts";
 import { baseTree, shortCommit } from "./base_tree.ts";
 import { realPostgresUrl, withDatabase } from "./support.ts";
 import {
+  apiPoster,
   CATEGORIES,
   type Category,
   docsSet,
@@ -107,19 +107,7 @@ async function recallAB(sides: Side[], sets: QuestionSet[]): Promise<RecallRow[]
   });
   const rows: RecallRow[] = [];
   try {
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${s.url}${path}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${T.acme.owner.api}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (res.status >= 300) throw new Error(`${path} answered ${res.status}`);
-      return json;
-    };
+    const post = apiPoster(s.url);
     let n = 0;
     for (const set of sets) {
       for (const doc of set.docs) await post(`/api/v1/chatbots/${set.botKey}/knowledge`, doc);

@@ -148,6 +148,22 @@ interface SetResult {
   loadMs: number;
 }
 
+/** POSTs JSON to the server as acme's API token; throws on a status of 300 or more. */
+export function apiPoster(baseUrl: string) {
+  return async (path: string, body: unknown) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${T.acme.owner.api}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (res.status >= 300) {
+      throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
+    }
+    return json;
+  };
+}
+
 async function measure(sets: QuestionSet[]): Promise<{ db: string; results: SetResult[] }> {
   const fake = startFakeAi({ reply: "ok" });
   const s = await startTestServer({
@@ -156,21 +172,7 @@ async function measure(sets: QuestionSet[]): Promise<{ db: string; results: SetR
   });
   const results: SetResult[] = [];
   try {
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${s.url}${path}`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${T.acme.owner.api}`,
-          "content-type": "application/json",
-        },
-        body: JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (res.status >= 300) {
-        throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`);
-      }
-      return json;
-    };
+    const post = apiPoster(s.url);
     for (const set of sets) {
       const t0 = performance.now();
       for (const doc of set.docs) {
