@@ -19,7 +19,7 @@ import {
 import { insertFirstTurn } from "../../db/first_turn.ts";
 import { appendMessage, type MessageRow, recentMessages } from "../../db/messages.ts";
 import { NotFound } from "../errors.ts";
-import { type ParleyEvent, publishEvent } from "../events.ts";
+import { type ParleyEvent, publishEvents } from "../events.ts";
 import { recordInOutbox } from "../webhooks/outbox.ts";
 import { recordingsSettled } from "../webhooks/recording_order.ts";
 import { logConversationEvent } from "../../db/conversation_events.ts";
@@ -71,18 +71,39 @@ export async function startVisitorTurn(
   const now = deps.clock();
   const isNew = input.conversationId === undefined;
   const result = isNew ? await firstTurn(deps, input, now) : await laterTurn(deps, input, now);
+  await publishTurnEvents(deps, input, result, isNew);
   const aiShouldAnswer = aiMayAnswer(result.conversation);
+  return {
+    conversation: result.conversation,
+    visitorMessage: result.visitorMessage,
+    history: result.history,
+    aiShouldAnswer,
+    note: aiShouldAnswer ? null : HUMAN_OWNS_NOTE,
+  };
+}
+
+/**
+ * What a stored turn tells the rest of the system, in order, after its
+ * commit: published together (one Redis round trip, not one per event).
+ */
+export async function publishTurnEvents(
+  deps: AppDeps,
+  input: Pick<VisitorTurnInput, "workspaceId" | "bot">,
+  result: Pick<StoredTurn, "conversation" | "visitorMessage" | "reopened">,
+  isNew: boolean,
+): Promise<void> {
+  const events: ParleyEvent[] = [];
   if (isNew) {
-    await publishEvent(deps, {
+    events.push({
       type: "conversation.created",
       workspaceId: input.workspaceId,
       conversationId: result.conversation.public_id,
       chatbotId: input.bot.id,
     });
   } else if (result.reopened) {
-    await publishEvent(deps, reopenedEvent(input.workspaceId, result.conversation.public_id));
+    events.push(reopenedEvent(input.workspaceId, result.conversation.public_id));
   }
-  await publishEvent(deps, {
+  events.push({
     type: "message.created",
     workspaceId: input.workspaceId,
     conversationId: result.conversation.public_id,
@@ -91,13 +112,7 @@ export async function startVisitorTurn(
     content: result.visitorMessage.content,
     createdAt: result.visitorMessage.created_at.toISOString(),
   });
-  return {
-    conversation: result.conversation,
-    visitorMessage: result.visitorMessage,
-    history: result.history,
-    aiShouldAnswer,
-    note: aiShouldAnswer ? null : HUMAN_OWNS_NOTE,
-  };
+  await publishEvents(deps, events);
 }
 
 interface StoredTurn {
