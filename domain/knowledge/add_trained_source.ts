@@ -10,6 +10,7 @@ import { findSourceByHash, insertSource, type KnowledgeSourceRow } from "../../d
 import { sha256Hex } from "../auth/secrets.ts";
 import { DomainError, Invalid } from "../errors.ts";
 import { trainSource } from "./train_source.ts";
+import { publishEvent } from "../events.ts";
 
 export interface TrainedSource {
   source: KnowledgeSourceRow;
@@ -47,6 +48,15 @@ export async function addTrainedSource(
   );
   try {
     const trained = await trainSource(deps, workspaceId, source.id, bot.language);
+    // As the background indexing job does: the dashboard's list and every
+    // instance's kept bot (domain/widget/known_bots.ts) learn of the change.
+    await publishEvent(deps, {
+      type: "knowledge.changed",
+      workspaceId,
+      chatbotId: bot.id,
+      sourceId: source.id,
+      action: "indexed",
+    });
     return { source: trained, created: source !== existing };
   } catch (err) {
     const reason = err instanceof DomainError
