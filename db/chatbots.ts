@@ -82,7 +82,32 @@ export interface ChatbotForReply {
    * to its chunks or sources; null while it has none.
    */
   knowledgeGeneration: number | null;
+  /**
+   * A fingerprint of everything above that shapes a reply (the bot's row, its
+   * provider key, its knowledge generation): a reply drafted from a kept copy
+   * is checked against it (db/first_turn.ts `insertKnownBotFirstTurn`).
+   */
+  replyVersion: string;
+  /**
+   * Widget lookups: every visitor the workspace has blocked, or null when
+   * there are more than BLOCKED_LISTED (domain/widget/known_bots.ts).
+   */
+  blockedVisitorIds?: string[] | null;
 }
+
+/** Blocked visitors listed with a widget lookup; a workspace with more is not listed. */
+export const BLOCKED_LISTED = 1000;
+
+/** The bot's knowledge generation, beside a row `b` of chatbots. */
+export const GENERATION_OF_B =
+  "(SELECT ks.generation FROM knowledge_stats ks WHERE ks.chatbot_id = b.id)";
+
+/**
+ * The fingerprint `replyVersion`, over `b` (chatbots), `pk` (provider_keys) and
+ * the knowledge generation: one expression, so a lookup and a turn agree.
+ */
+export const REPLY_VERSION = `md5(row_to_json(b)::text || '|' || COALESCE(pk.ciphertext, '')
+  || '|' || COALESCE(${GENERATION_OF_B}::text, ''))`;
 
 type ReplyRow = ChatbotRow & {
   provider_ciphertext: string | null;
@@ -90,6 +115,8 @@ type ReplyRow = ChatbotRow & {
   visitor_blocked: boolean;
   replay_message_id: number | null;
   knowledge_generation: number | null;
+  reply_version: string;
+  blocked_visitor_ids?: string[] | null;
 };
 
 /**
@@ -115,8 +142,8 @@ function replyColumns(
               (SELECT u.messages_used FROM usage_counters u
                 WHERE u.workspace_id = w.id AND u.month = ${month}), 0)
        FROM plans p WHERE p.id = w.plan_id) AS quota_headroom,
-    (SELECT ks.generation FROM knowledge_stats ks WHERE ks.chatbot_id = b.id)
-      AS knowledge_generation
+    ${sql.unsafe(GENERATION_OF_B)} AS knowledge_generation,
+    ${sql.unsafe(REPLY_VERSION)} AS reply_version
       FROM chatbots b JOIN workspaces w ON w.id = b.workspace_id
       LEFT JOIN provider_keys pk ON pk.workspace_id = b.workspace_id AND pk.provider = b.provider`;
 }
@@ -129,6 +156,8 @@ function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
     visitor_blocked,
     replay_message_id,
     knowledge_generation,
+    reply_version,
+    blocked_visitor_ids,
     ...bot
   } = row;
   return {
@@ -139,6 +168,8 @@ function forReply(row: ReplyRow | undefined): ChatbotForReply | null {
     replayMessageId: replay_message_id === null ? null : Number(replay_message_id),
 
     knowledgeGeneration: knowledge_generation,
+    replyVersion: reply_version,
+    ...(blocked_visitor_ids === undefined ? {} : { blockedVisitorIds: blocked_visitor_ids }),
   };
 }
 
@@ -155,7 +186,12 @@ export async function findActiveChatbotForReply(
   clientKey: string | null = null,
 ): Promise<ChatbotForReply | null> {
   const [row] = await sql<ReplyRow[]>`
-    SELECT ${replyColumns(sql, month, visitorId, clientKey)}
+    SELECT (SELECT CASE WHEN count(*) > ${BLOCKED_LISTED} THEN NULL
+                        ELSE COALESCE(array_agg(x.visitor_id), '{}') END
+              FROM (SELECT bv.visitor_id FROM blocked_visitors bv
+                     WHERE bv.workspace_id = b.workspace_id
+                     LIMIT ${BLOCKED_LISTED + 1}) x) AS blocked_visitor_ids,
+           ${replyColumns(sql, month, visitorId, clientKey)}
      WHERE b.public_key = ${publicKey} AND b.is_active AND NOT w.suspended`;
   return forReply(row);
 }

@@ -19,10 +19,17 @@ export async function monthlyMessageLimit(
  * conflicting row is locked by the upsert, so two concurrent statements
  * cannot both take the last unit.
  */
-export function quotaCtes(sql: Executor, workspaceId: number, month: string) {
+export function quotaCtes(
+  sql: Executor,
+  workspaceId: number,
+  month: string,
+  /** A CTE that must have a row for the quota to be taken (db/first_turn.ts). */
+  onlyWith?: ReturnType<Executor>,
+) {
   return sql`
     lim AS (
       SELECT p.monthly_message_limit AS l FROM workspaces w JOIN plans p ON p.id = w.plan_id
+             ${onlyWith ? sql`, ${onlyWith}` : sql``}
        WHERE w.id = ${workspaceId}),
     quota AS (
       INSERT INTO usage_counters (workspace_id, month, messages_used)

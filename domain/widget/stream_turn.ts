@@ -52,10 +52,7 @@ export async function openStreamTurn(
   input: StreamTurnInput,
 ): Promise<StreamTurn> {
   let visitor = input.visitor;
-  const meta: Record<string, unknown> = { ...(input.meta ?? {}) };
-  // Only the server sets `identity`: a client-sent one is never trusted.
-  delete meta.identity;
-  delete meta.visitor;
+  const meta = storableMeta(input.meta);
   if (input.identity !== undefined) {
     const workspace = await findWorkspace(deps.sql, bot.workspace_id);
     const who = await verifyIdentity(
@@ -105,6 +102,15 @@ export async function openStreamTurn(
   }
   if (!turn.aiShouldAnswer) draft?.cancel();
   return { ...turn, prepared, draft };
+}
+
+/** The page context the widget sent, as stored: without what only the server may say. */
+export function storableMeta(sent: Record<string, unknown> | undefined): Record<string, unknown> {
+  const meta: Record<string, unknown> = { ...(sent ?? {}) };
+  // Only the server sets `identity`: a client-sent one is never trusted.
+  delete meta.identity;
+  delete meta.visitor;
+  return meta;
 }
 
 /** A stored visitor turn, with the reply's groundwork (or the provider call) under way. */

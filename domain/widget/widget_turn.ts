@@ -13,6 +13,9 @@ import type { ChatbotRow } from "../../db/chatbots.ts";
 import type { ConversationRow } from "../../db/conversations.ts";
 import type { MessageRow } from "../../db/messages.ts";
 import { loadWidgetBotForReply } from "./load_widget_bot.ts";
+import { knownBots } from "./known_bots.ts";
+import { mayUseKnownBot, openKnownBotTurn } from "./known_bot_turn.ts";
+import { firstSight } from "./first_sight.ts";
 import {
   answerTurn,
   openStreamTurn,
@@ -87,6 +90,22 @@ async function openTurn(
   const { clientId } = input;
   const lock = clientId ? takeAnsweringLock(deps.kv, input.botKey, clientId) : NO_LOCK;
   try {
+    const kept = knownBots(deps);
+    const known = mayUseKnownBot(input)
+      ? kept.get(input.botKey, input.visitorId, performance.now())
+      : undefined;
+    // Marked for every keyed message, so that its retry is known as one.
+    const sight = firstSight(deps.kv, input.botKey, clientId);
+    if (known) {
+      let opened: OpenedWidgetTurn | null = null;
+      try {
+        opened = await openKnownBotTurn(deps, known, input, lock, sight);
+      } finally {
+        // Refused or failed: the full way says why (or fails too), and reads the bot again.
+        if (!opened) kept.forget(input.botKey);
+      }
+      if (opened) return opened;
+    }
     const found = await loadWidgetBotForReply(
       deps.sql,
       input.botKey,
@@ -94,6 +113,7 @@ async function openTurn(
       input.visitorId,
       clientId ?? null,
     );
+    kept.remember(input.botKey, found, performance.now());
     const { bot } = found;
     const keyed: KeyedTurnRequest = {
       workspaceId: bot.workspace_id,
