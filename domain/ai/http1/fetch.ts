@@ -154,8 +154,13 @@ function exchange(
         c = fresh;
       }
       c.uses++;
+      // The read for the answer is in flight before the request is written (on a kept-alive
+      // connection it already is: the idle watch's): the answer is taken as soon as it
+      // arrives, not one turn of a busy event loop after the write's own completion.
+      const heading = readResponseHead(c, method);
+      heading.catch(() => {}); // a failed write closes the connection and is the error seen
       await c.write(request);
-      const head = await readResponseHead(c, method);
+      const head = await heading;
       if (head === null) throw new Error("connection closed before the response");
       const decoder = new BodyDecoder(c, head.framing);
       const conn = c;
