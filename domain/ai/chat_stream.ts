@@ -53,12 +53,14 @@ export async function readChatStream(
   }
 }
 
+/** One decoder for every stream: lines are decoded whole, so none keeps decoder state. */
+const utf8 = new TextDecoder();
+
 /** Event-stream parsing over bytes: lines end in CRLF, LF or CR; a blank line dispatches. */
 class EventParser {
   done = false;
-  #decoder = new TextDecoder();
-  /** The unfinished line's text so far. */
-  #line = "";
+  /** The bytes of a line whose end has not arrived yet (a copy: the chunk is not kept). */
+  #partial: Uint8Array | null = null;
   /** The last byte seen was a CR: an LF right after it belongs to the same line end. */
   #afterCr = false;
   #event = "";
@@ -76,9 +78,7 @@ class EventParser {
     for (let i = from; i < bytes.length && !this.done; i++) {
       const b = bytes[i];
       if (b !== LF && b !== CR) continue;
-      this.#line += this.#decoder.decode(bytes.subarray(from, i));
-      const line = this.#line;
-      this.#line = "";
+      const line = this.#text(bytes.subarray(from, i));
       if (b === CR) {
         if (i + 1 < bytes.length) {
           if (bytes[i + 1] === LF) i++;
@@ -90,16 +90,23 @@ class EventParser {
       this.#field(line);
     }
     if (!this.done && from < bytes.length) {
-      this.#line += this.#decoder.decode(bytes.subarray(from), { stream: true });
+      const rest = bytes.subarray(from);
+      this.#partial = this.#partial ? concat(this.#partial, rest) : rest.slice();
     }
+  }
+
+  /** A finished line's text, with the bytes kept from earlier chunks in front. */
+  #text(tail: Uint8Array): string {
+    if (!this.#partial) return utf8.decode(tail);
+    const whole = concat(this.#partial, tail);
+    this.#partial = null;
+    return utf8.decode(whole);
   }
 
   /** The body ended: an event still being built is dispatched, as the SDK does. */
   end(): void {
     if (this.done) return;
-    this.#line += this.#decoder.decode();
-    if (this.#line) this.#field(this.#line);
-    this.#line = "";
+    if (this.#partial) this.#field(this.#text(new Uint8Array(0)));
     if (!this.done) this.#field("");
   }
 
@@ -138,4 +145,11 @@ class EventParser {
     }
     this.onChunk(parsed);
   }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
