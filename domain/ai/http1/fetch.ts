@@ -14,7 +14,7 @@
  */
 import { type Http1Connection } from "./connection.ts";
 import { BodyDecoder } from "./body_decoder.ts";
-import { readResponseHead, type ResponseHead } from "./response_head.ts";
+import { readResponseHead } from "./response_head.ts";
 import { connect, originOf, putIdle, takeIdle } from "./pool.ts";
 
 /** Hop-by-hop fields this client sets itself (a caller's would contradict the framing). */
@@ -116,7 +116,7 @@ export function http1Fetch(
 function exchange(
   url: URL,
   method: string,
-  request: Uint8Array,
+  request: Uint8Array | null,
   signal: AbortSignal | undefined,
 ): Promise<Response> {
   if (signal?.aborted) return Promise.reject(abortReason(signal)); // while the body was read
@@ -126,13 +126,19 @@ function exchange(
     let answered = false;
     let ended = false;
     let body: ReadableStreamDefaultController<Uint8Array> | null = null;
-    /** The exchange is over: the connection goes back to the pool, or is closed. */
-    const end = (head: ResponseHead | null) => {
+    /** What the response head allowed: the connection's reuse, and for how long. */
+    let keepAlive = false;
+    let keepAliveMs: number | null = null;
+    /**
+     * The exchange is over: the connection goes back to the pool when the response
+     * was read to its end (`complete`) and allowed it, and is closed otherwise.
+     */
+    const end = (complete: boolean) => {
       if (ended) return;
       ended = true;
       signal?.removeEventListener("abort", onAbort);
       if (!c) return;
-      if (head?.keepAlive && !signal?.aborted) putIdle(origin, c, head.keepAliveMs);
+      if (complete && keepAlive && !signal?.aborted) putIdle(origin, c, keepAliveMs);
       else c.close();
     };
     const onAbort = () => {
@@ -142,7 +148,7 @@ function exchange(
       try {
         body?.error(reason);
       } catch { /* already closed */ }
-      end(null); // closes the socket: the provider sees the request go away
+      end(false); // closes the socket: the provider sees the request go away
     };
     signal?.addEventListener("abort", onAbort, { once: true });
 
@@ -159,9 +165,15 @@ function exchange(
       // arrives, not one turn of a busy event loop after the write's own completion.
       const heading = readResponseHead(c, method);
       heading.catch(() => {}); // a failed write closes the connection and is the error seen
-      await c.write(request);
+      // Not kept once written: a stream's closures outlive this function, and would keep
+      // the prompt's bytes for as long as the reply streams.
+      const bytes = request!;
+      request = null;
+      await c.write(bytes);
       const head = await heading;
       if (head === null) throw new Error("connection closed before the response");
+      keepAlive = head.keepAlive;
+      keepAliveMs = head.keepAliveMs;
       const decoder = new BodyDecoder(c, head.framing);
       const conn = c;
       const nullBody = NULL_BODY.has(head.status) || method === "HEAD" || decoder.done;
@@ -176,18 +188,18 @@ function exchange(
             // The end is known as soon as its bytes are here: close without waiting for a read.
             if (decoder.done) {
               controller.close();
-              end(conn.buffered === 0 ? head : null); // bytes past the body: not HTTP we trust
+              end(conn.buffered === 0); // bytes past the body: not HTTP we trust
             }
           } catch (err) {
             if (ended) return; // the abort already errored it, with its own reason
             try {
               controller.error(bodyError(err));
             } catch { /* already errored */ }
-            end(null);
+            end(false);
           }
         },
         cancel() {
-          end(null);
+          end(false);
         },
       }, { highWaterMark: 0 });
       let response: Response;
@@ -200,7 +212,7 @@ function exchange(
       } catch (err) {
         throw new Error(`unusable response (status ${head.status})`, { cause: err });
       }
-      if (!stream) end(decoder.done ? head : null); // a 205 with a body: not worth reading
+      if (!stream) end(decoder.done); // a 205 with a body: not worth reading
       answered = true;
       resolve(response);
     };
@@ -211,7 +223,7 @@ function exchange(
       }
       answered = true;
       reject(networkError(url, err));
-      end(null);
+      end(false);
     });
   });
 }
