@@ -22,8 +22,6 @@ export class Http1Connection {
   eof = false;
   /** Closed by us: the socket's resource is gone. */
   closed = false;
-  /** Requests this connection has carried; a fresh one has carried none. */
-  uses = 0;
   #reading: Promise<number> | null = null;
 
   constructor(readonly conn: Deno.Conn) {}

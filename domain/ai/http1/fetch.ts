@@ -159,7 +159,6 @@ function exchange(
         if (ended) return fresh.close(); // aborted during the TLS handshake
         c = fresh;
       }
-      c.uses++;
       // The read for the answer is in flight before the request is written (on a kept-alive
       // connection it already is: the idle watch's): the answer is taken as soon as it
       // arrives, not one turn of a busy event loop after the write's own completion.

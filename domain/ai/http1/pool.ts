@@ -47,10 +47,16 @@ const idle = new Map<string, Idle[]>();
 /** A kept-alive connection to this origin, or null. */
 export function takeIdle(origin: Origin): Http1Connection | null {
   const list = idle.get(origin.key);
-  const entry = list?.pop();
+  if (!list) return null;
+  let entry: Idle | undefined;
+  while ((entry = list.pop())) {
+    clearTimeout(entry.timer);
+    // Its watch may have seen the close a moment ago, with the drop not run yet.
+    if (!entry.c.eof && !entry.c.closed && entry.c.buffered === 0) break;
+    entry.c.close();
+  }
+  if (list.length === 0) idle.delete(origin.key);
   if (!entry) return null;
-  if (list!.length === 0) idle.delete(origin.key);
-  clearTimeout(entry.timer);
   entry.c.conn.ref();
   return entry.c;
 }
