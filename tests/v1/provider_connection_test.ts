@@ -1,12 +1,13 @@
 /**
  * The provider's HTTP/1.1 connection (domain/ai/http1/), through the real
  * server against a provider on a raw socket (tests/helpers/raw_provider.ts):
- * replies split at awkward places arrive whole, kept-alive connections are
- * used again (also after a streamed reply), one the provider closed while
- * idle is never written to, idle ones are closed by us before common
- * servers' 5 s, a body cut short or an `error` event is a failed reply (never
- * a short one), the visitor leaving closes the connection, a redirect is
- * answered as it is, and no request is sent twice.
+ * replies split at awkward places arrive whole, and so do large ones (read
+ * past the small buffer); kept-alive connections are used again (also after
+ * a streamed reply), one the provider closed while idle is never written to,
+ * idle ones are closed by us before common servers' 5 s; a body cut short or
+ * an `error` event is a failed reply (never a short one), the visitor leaving
+ * closes the connection, a redirect is answered as it is, and no request is
+ * sent twice.
  */
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -15,6 +16,7 @@ import { http } from "../helpers/http.ts";
 import {
   answerNormally,
   chunked,
+  completionJson,
   head,
   type RawReply,
   type RawRequest,
@@ -120,6 +122,37 @@ Deno.test(
           assertEquals(r.body.reply.content, "Délivré ✓");
         },
       );
+
+      await t.step("large bodies (read past the small buffer) arrive whole", async () => {
+        // 60 KB in one chunk of a chunked stream, and in a JSON body with its length.
+        const big = Array.from({ length: 6000 }, (_, i) => `w${i % 97}é`).join(" ").slice(
+          0,
+          60_000,
+        );
+        script = async (req, reply) => {
+          if (req.body.stream) {
+            await reply.write(
+              head(200, { "content-type": "text/event-stream", "transfer-encoding": "chunked" }),
+            );
+            await reply.write(chunked([sseEvent({ content: big }), "data: [DONE]\n\n"]));
+          } else {
+            const body = enc.encode(completionJson(big));
+            await reply.write(
+              head(200, { "content-type": "application/json", "content-length": body.length }),
+            );
+            await reply.write(body);
+          }
+        };
+        const r = await postStream(s.url, KEY, { visitor_id: visitor(), message: "Everything?" });
+        assertEquals(r.events.at(-1)!.event, "done", r.text.slice(0, 200));
+        assertEquals(deltas(r.events), big);
+        const v1 = await http(s.url, "POST", PATH, {
+          token: owner,
+          body: { message: "Everything, again?", visitor_id: "pc-big" },
+        });
+        assertEquals(v1.status, 200, v1.text.slice(0, 200));
+        assertEquals(v1.body.reply.content, big);
+      });
 
       await t.step("kept-alive connections carry the next calls, streamed or not", async () => {
         script = (req, reply) => answerNormally(req, reply, "Yes, we ship abroad.");
