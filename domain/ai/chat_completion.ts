@@ -10,6 +10,7 @@ import { ProviderUnavailable } from "../errors.ts";
 import { estimateTokens } from "./token_budget.ts";
 import { observeProviderCall } from "../observability/provider_calls.ts";
 import { spanEvent } from "../observability/tracing.ts";
+import { readChatStream } from "./chat_stream.ts";
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
@@ -107,35 +108,34 @@ async function streamed(
   markEmitted: () => void,
 ): Promise<ChatResult> {
   // The SDK's timeout covers the wait for the response, not a stream that
-  // stalls halfway: an idle timer aborts it, and the caller's abort is forwarded.
+  // stalls halfway: an idle watch aborts it, and the caller's abort is forwarded.
   const ac = new AbortController();
   const forward = () => ac.abort(opts.signal?.reason);
   opts.signal?.addEventListener("abort", forward, { once: true });
   let stalled = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    if (!opts.idleTimeoutMs) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+  const idle = opts.idleTimeoutMs
+    ? new IdleWatch(opts.idleTimeoutMs, () => {
       stalled = true;
       ac.abort();
-    }, opts.idleTimeoutMs);
-  };
+    })
+    : null;
   try {
-    const stream = await client.chat.completions.create({
+    // The SDK builds, authenticates and sends the request, and turns a refused one
+    // into its errors; the event stream is read here (chat_stream.ts says why).
+    const response = await client.chat.completions.create({
       model,
       messages,
       max_tokens: opts.maxTokens,
       temperature: opts.temperature,
       stream: true,
       stream_options: { include_usage: true },
-    }, { signal: ac.signal });
+    }, { signal: ac.signal }).asResponse();
     let content = "";
     let tokensIn = 0;
     let tokensOut = 0;
-    arm();
-    for await (const chunk of stream) {
-      arm();
+    idle?.start();
+    await readChatStream(response, ac.signal, (chunk) => {
+      idle?.touch();
       const delta = chunk.choices[0]?.delta?.content;
       if (delta) {
         content += delta;
@@ -146,16 +146,49 @@ async function streamed(
         tokensIn = chunk.usage.prompt_tokens;
         tokensOut = chunk.usage.completion_tokens;
       }
-    }
+    });
     if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE, "unreachable");
-    // The SDK's stream ends quietly on abort: a cut-off answer must not pass as complete.
+    // An aborted stream ends quietly: a cut-off answer must not pass as complete.
     opts.signal?.throwIfAborted();
     return { content, tokensIn, tokensOut };
   } catch (err) {
     if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE, "unreachable");
     throw err;
   } finally {
-    clearTimeout(timer);
+    idle?.stop();
     opts.signal?.removeEventListener("abort", forward);
+  }
+}
+
+/**
+ * Fires when nothing happened for `ms`: one timer per stream, moved on only
+ * when it fires (a fragment just records the time; no timer per fragment).
+ */
+class IdleWatch {
+  #last = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly ms: number, private readonly onIdle: () => void) {}
+
+  start(): void {
+    this.#last = performance.now();
+    this.#arm(this.ms);
+  }
+
+  touch(): void {
+    this.#last = performance.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #arm(ms: number): void {
+    this.#timer = setTimeout(() => {
+      const quiet = performance.now() - this.#last;
+      if (quiet >= this.ms) this.onIdle();
+      else this.#arm(this.ms - quiet);
+    }, ms);
   }
 }

@@ -15,6 +15,7 @@ import {
   context as contextApi,
   ROOT_CONTEXT,
   type Span,
+  SpanKind,
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
@@ -112,4 +113,39 @@ export function nameRequestSpan(method: string, route: string): string | undefin
   span.updateName(`${method} ${route}`);
   span.setAttribute("http.route", route);
   return span.spanContext().traceId;
+}
+
+/**
+ * An outgoing HTTP request's span, as the runtime's fetch opens one (a child
+ * of the current span, kind client, the same attribute names), for requests
+ * that do not go through that fetch (the provider client, ai/http1/). Its
+ * `traceparent` (W3C Trace Context) goes out with the request, so a gateway
+ * that traces continues the same trace. Null when tracing is off.
+ */
+export interface ClientSpan {
+  traceparent: string;
+  end(status: number | null, err?: unknown): void;
+}
+
+export function clientSpan(method: string, url: URL): ClientSpan | null {
+  if (!tracingOn) return null;
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      "http.request.method": method,
+      "url.full": `${url.origin}${url.pathname}`, // no query: it may carry a key
+      "server.address": url.hostname,
+      "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+    },
+  });
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return {
+    traceparent: `00-${traceId}-${spanId}-0${traceFlags & 1}`,
+    end(status, err) {
+      if (status !== null) span.setAttribute("http.response.status_code", status);
+      if (err !== undefined) failed(span, err);
+      else if (status !== null && status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    },
+  };
 }

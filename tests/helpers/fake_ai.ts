@@ -27,6 +27,8 @@ export interface ChatRequestRecord {
   stream: boolean;
   messages: { role: string; content: string }[];
   authorization: string | null;
+  /** The W3C trace context the request carried (tracing on). */
+  traceparent: string | null;
   /** The request's `response_format`, when it asked for structured output. */
   responseFormat: { type: string; json_schema?: { name: string; schema: JsonSchema } } | null;
 }
@@ -179,6 +181,7 @@ export function startFakeAi(
         stream: Boolean(body.stream),
         messages: body.messages ?? [],
         authorization: req.headers.get("authorization"),
+        traceparent: req.headers.get("traceparent"),
         responseFormat: body.response_format ?? null,
       };
       state.requests.push(record);

@@ -102,11 +102,12 @@ Deno.test("tracing: one widget stream is one trace", serverTestOptions, async (t
       assertEquals(chat.attributes["gen_ai.request.model"], "gpt-4o-mini");
       assertOk(Number(chat.attributes["gen_ai.usage.output_tokens"]) > 0);
       assertOk(chat.events.includes("first_delta"), `events: ${chat.events.join(", ")}`);
-      // The provider's own HTTP request, traced by the runtime's fetch, under the call.
-      assertOk(
-        trace.some((s) => s.parentSpanId === chat.spanId),
-        "the provider's HTTP request is a child of the call",
-      );
+      // The provider's own HTTP request, a client span under the call, whose trace
+      // context went out with the request (a gateway that traces continues the trace).
+      const request = trace.find((s) => s.parentSpanId === chat.spanId);
+      assertOk(request, "the provider's HTTP request is a child of the call");
+      const sent = fake.requests.findLast((r) => r.stream)?.traceparent;
+      assertEquals(sent?.split("-").slice(1, 3), [request.traceId, request.spanId]);
       // The turn's SQL statements, under the spans that ran them, with no values.
       const statements = trace.filter((s) => s.name.startsWith("db "));
       assertOk(statements.some((s) => s.name === "db INSERT" || s.name === "db WITH"));
