@@ -137,15 +137,17 @@ async function streamed(
     await readChatStream(response, ac.signal, (chunk) => {
       idle?.touch();
       const delta = chunk.choices[0]?.delta?.content;
-      if (delta) {
-        content += delta;
-        markEmitted();
-        opts.onDelta!(delta);
-      }
       if (chunk.usage) {
         tokensIn = chunk.usage.prompt_tokens;
         tokensOut = chunk.usage.completion_tokens;
       }
+      if (!delta) return false;
+      const first = content === "";
+      content += delta;
+      markEmitted();
+      opts.onDelta!(delta);
+      // The first delta goes out to the visitor before the rest of its packet is read.
+      return first;
     });
     if (stalled) throw new ProviderUnavailable(STALLED_MESSAGE, "unreachable");
     // An aborted stream ends quietly: a cut-off answer must not pass as complete.

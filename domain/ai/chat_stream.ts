@@ -13,6 +13,13 @@
  * throws the same SyntaxError, a body that ends without `[DONE]` ends it
  * quietly, and the caller's abort (`signal`) ends it quietly (the caller tells
  * a cut-off answer from a complete one).
+ *
+ * `onChunk` may ask for a pause (return true): the rest of what has arrived is
+ * parsed one event-loop turn later. The first visible delta uses it, so that
+ * the visitor's SSE frame is written before the rest of a burst (a provider
+ * often sends several fragments in one packet) and the reply's storing are
+ * worked through: the server writes only once our JavaScript yields
+ * (docs/BENCHMARKS.md, issue 25).
  */
 import OpenAI from "openai";
 
@@ -24,7 +31,7 @@ const CR = 13;
 export async function readChatStream(
   response: Response,
   signal: AbortSignal,
-  onChunk: (chunk: ChatChunk) => void,
+  onChunk: (chunk: ChatChunk) => boolean | void,
 ): Promise<void> {
   if (!response.body) {
     throw new OpenAI.OpenAIError("Attempted to iterate over a response with no body");
@@ -40,7 +47,11 @@ export async function readChatStream(
         events.end();
         return;
       }
-      events.push(value);
+      let rest: Uint8Array | null = value;
+      while (rest && !events.done) {
+        rest = events.push(rest);
+        if (rest) await nextTurn();
+      }
     }
   } catch (err) {
     if (signal.aborted) return; // the body was errored by the abort: the caller decides
@@ -51,6 +62,11 @@ export async function readChatStream(
     if (!finished) reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+/** One turn of the event loop: whatever waits to be written goes out first. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** One decoder for every stream: lines are decoded whole, so none keeps decoder state. */
@@ -65,13 +81,16 @@ class EventParser {
   #afterCr = false;
   #event = "";
   #data: string[] = [];
+  /** `onChunk` asked to pause after the event just dispatched. */
+  #pause = false;
 
   constructor(
     private readonly headers: Headers,
-    private readonly onChunk: (chunk: ChatChunk) => void,
+    private readonly onChunk: (chunk: ChatChunk) => boolean | void,
   ) {}
 
-  push(bytes: Uint8Array): void {
+  /** Parse `bytes`; what is left when `onChunk` asked for a pause is returned, to push later. */
+  push(bytes: Uint8Array): Uint8Array | null {
     let from = 0;
     if (this.#afterCr && bytes[0] === LF) from = 1;
     this.#afterCr = false;
@@ -88,11 +107,16 @@ class EventParser {
       }
       from = i + 1;
       this.#field(line);
+      if (this.#pause) {
+        this.#pause = false;
+        return !this.done && from < bytes.length ? bytes.subarray(from) : null;
+      }
     }
     if (!this.done && from < bytes.length) {
       const rest = bytes.subarray(from);
       this.#partial = this.#partial ? concat(this.#partial, rest) : rest.slice();
     }
+    return null;
   }
 
   /** A finished line's text, with the bytes kept from earlier chunks in front. */
@@ -143,7 +167,7 @@ class EventParser {
     if (parsed && parsed.error) {
       throw new OpenAI.APIError(undefined, parsed.error, undefined, this.headers);
     }
-    this.onChunk(parsed);
+    if (this.onChunk(parsed) === true) this.#pause = true;
   }
 }
 
