@@ -14,6 +14,8 @@ import { standardSeed } from "../tests/helpers/fixtures.ts";
 import { freePort, processCpuSeconds, waitFor } from "./support.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** A bare relay to the stub: the floor of any server in between (relay_floor_server.ts). */
+const RELAY = new URL("./relay_floor_server.ts", import.meta.url).pathname;
 const KEY = "acme-helper";
 const SAMPLES = Number(Deno.env.get("BENCH_TTFD_SAMPLES") ?? "200");
 /** Samples with the stub's first token 100 ms late, as a real provider's never comes at once. */
@@ -121,6 +123,19 @@ async function stubFirstToken(stubBase: string): Promise<number> {
   return first;
 }
 
+/** The relay answers once it can reach the stub: one request through it. */
+async function waitForRelay(relayBase: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await stubFirstToken(relayBase);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error("the relay did not start");
+}
+
 function complete(o: StreamOutcome): boolean {
   return o.events[0] === "meta" && o.events.at(-1) === "done" && o.text === REPLY &&
     typeof o.messageId === "number";
@@ -151,29 +166,41 @@ export async function run(): Promise<string> {
     stdout: "null",
     stderr: "inherit",
   }).spawn();
+  const relayPort = freePort();
+  const relayBase = `http://127.0.0.1:${relayPort}`;
+  const relay = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", RELAY],
+    env: { PORT: String(relayPort), STUB_URL: stub.baseUrl },
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
   try {
     await waitFor(`${base}/healthz`);
+    await waitForRelay(relayBase);
     // Warm up both paths (JIT, connection pools, prepared statements).
     for (let i = 0; i < 20; i++) {
       await widgetStream(base, `v_warm_${i}`);
       await stubFirstToken(stub.baseUrl);
+      await stubFirstToken(relayBase);
     }
     const idle = await memoryOf(server.pid);
 
     // 1. Time to first delta, sequential, alternating direct and through the server.
     const ttfd = async (samples: number, label: string) => {
       const direct: number[] = [];
+      const relayed: number[] = [];
       const through: number[] = [];
       for (let i = 0; i < samples; i++) {
         direct.push(await stubFirstToken(stub.baseUrl));
+        relayed.push(await stubFirstToken(relayBase));
         const o = await widgetStream(base, `v_${label}_${i}`);
         if (!complete(o) || o.firstDeltaMs === null) throw new Error("incomplete stream");
         through.push(o.firstDeltaMs);
       }
-      return { direct, through };
+      return { direct, relayed, through };
     };
     const cpuBefore = await processCpuSeconds(server.pid);
-    const { direct, through } = await ttfd(SAMPLES, "ttfd");
+    const { direct, relayed, through } = await ttfd(SAMPLES, "ttfd");
     const cpuAfter = await processCpuSeconds(server.pid);
     // Server CPU per whole message (stream to `done`, and what follows it
     // before the next): steadier than times when the machine is shared.
@@ -236,6 +263,12 @@ export async function run(): Promise<string> {
         f(percentile(through, 90))
       } |`,
       `| **server overhead** (goal < 3 ms p50) | **${f(overhead50)}** | ${f(overhead90)} |`,
+      `| a bare relay's first token (Deno.serve + fetch, the body piped) | ${
+        f(percentile(relayed, 50))
+      } | ${f(percentile(relayed, 90))} |`,
+      `| the floor: what the bare relay adds over the stub | ${
+        f(percentile(relayed, 50) - percentile(direct, 50))
+      } | ${f(percentile(relayed, 90) - percentile(direct, 90))} |`,
       "",
       `Server CPU per message (user + system, the sequential samples): ${
         cpuPerMessage === null ? "n/a" : `${f(cpuPerMessage)} ms`
@@ -254,6 +287,13 @@ export async function run(): Promise<string> {
       `| **server overhead, provider 100 ms** (goal < 1 ms p50) | **${f(slow50)}** | ${
         f(slow90)
       } |`,
+      `| the floor: what the bare relay adds over the stub | ${
+        f(percentile(slow.relayed, 50) - percentile(slow.direct, 50))
+      } | ${f(percentile(slow.relayed, 90) - percentile(slow.direct, 90))} |`,
+      "",
+      "The floor is a bare relay's own overhead in the same alternation (bench/relay_floor_server.ts:",
+      "Deno.serve forwarding to the stub with the runtime's fetch, the body piped back): one more",
+      "process and HTTP hop, which the server's overhead contains as well.",
       "",
       "The overhead includes everything the server does before the provider's first token:",
       "rate limit, body validation, bot lookup, the visitor-turn transaction (conversation,",
@@ -277,10 +317,12 @@ export async function run(): Promise<string> {
       `| server peak memory (VmHWM) | ${loaded.peak.toFixed(0)} MiB |`,
     ].join("\n");
   } finally {
-    try {
-      server.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await server.status;
+    for (const child of [server, relay]) {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    }
     await stub.close();
     await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
