@@ -160,6 +160,7 @@ export async function run(): Promise<string> {
       LOG_LEVEL: "error",
       AI_BASE_URL: stub.baseUrl,
       TRUSTED_PROXIES: "127.0.0.1",
+      REALTIME_PORT: "0", // not PORT + 1, which freePort() may have given the relay
       ...(Deno.env.get("DATABASE_URL") ? { DATABASE_URL: Deno.env.get("DATABASE_URL")! } : {}),
       ...(Deno.env.get("APP_KEY") ? { APP_KEY: Deno.env.get("APP_KEY")! } : {}),
     },
