@@ -125,7 +125,20 @@ interface StoredTurn {
 
 /** A new conversation: quota, conversation and message in one statement; no history yet. */
 async function firstTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Promise<StoredTurn> {
-  const stored = await insertFirstTurn(deps.sql, input.workspaceId, {
+  const stored = await insertFirstTurn(deps.sql, input.workspaceId, firstTurnRow(input, now));
+  if (!stored) throw quotaExceeded(now);
+  return { ...stored, history: [], reopened: false };
+}
+
+/** What a first turn writes: the new conversation and its first message, this month's quota. */
+export function firstTurnRow(
+  input: Pick<
+    VisitorTurnInput,
+    "bot" | "visitorId" | "channel" | "meta" | "visitor" | "content" | "clientId"
+  >,
+  now: Date,
+) {
+  return {
     chatbotId: input.bot.id,
     visitorId: input.visitorId,
     channel: input.channel ?? "api",
@@ -137,9 +150,7 @@ async function firstTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
     clientId: input.clientId,
     month: quotaMonth(now),
     now,
-  });
-  if (!stored) throw quotaExceeded(now);
-  return { ...stored, history: [], reopened: false };
+  };
 }
 
 /** A message in an existing conversation: locked, reopened if closed, history read. */

@@ -20,7 +20,11 @@ import { insertKnownBotFirstTurn } from "../../db/first_turn.ts";
 import { isVisitorKeyTaken } from "../../db/messages.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
 import { mayDraftEarly, type ReplyDraft, startReplyDraft } from "../ai/reply_draft.ts";
-import { HUMAN_OWNS_NOTE, publishTurnEvents } from "../conversations/start_visitor_turn.ts";
+import {
+  firstTurnRow,
+  HUMAN_OWNS_NOTE,
+  publishTurnEvents,
+} from "../conversations/start_visitor_turn.ts";
 import { aiMayAnswer } from "../conversations/state_machine.ts";
 import type { AnsweringLock } from "../conversations/answering_lock.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
@@ -58,22 +62,19 @@ export async function openKnownBotTurn(
     ? startReplyDraft(prepared, { bot, history: [], question: input.message, stream: true })
     : undefined;
   const now = deps.clock();
-  const meta = storableMeta(input.meta);
   let stored;
   try {
     stored = await insertKnownBotFirstTurn(deps.sql, bot.workspace_id, {
       publicKey: input.botKey,
-      chatbotId: bot.id,
-      visitorId: input.visitorId,
-      channel: "widget",
-      meta,
-      visitorName: input.visitor?.name || undefined,
-      visitorEmail: input.visitor?.email || undefined,
-      visitorPhone: input.visitor?.phone || undefined,
-      content: input.message,
-      clientId: input.clientId,
-      month: quotaMonth(now),
-      now,
+      ...firstTurnRow({
+        bot,
+        visitorId: input.visitorId,
+        channel: "widget",
+        meta: storableMeta(input.meta),
+        visitor: input.visitor,
+        content: input.message,
+        clientId: input.clientId,
+      }, now),
     });
   } catch (err) {
     draft?.cancel();
