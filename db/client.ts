@@ -25,8 +25,19 @@ export interface Database {
   poolSize: number;
   /** This pool's `application_name`: its connections in `pg_stat_activity` (/metrics). */
   applicationName: string;
+  /**
+   * For the widget's first turn alone (db/first_turn.ts `insertKnownBotFirstTurn`):
+   * on PostgreSQL a small pool of its own whose statements keep one generic plan,
+   * instead of the main pool's custom plan made at every execution (0.6 to 1.0 ms
+   * of planning in front of the commit `meta` waits for; docs/BENCHMARKS.md,
+   * issue 25). Every other query keeps PostgreSQL's own choice. Embedded: `sql`.
+   */
+  turnSql: Sql;
   close(): Promise<void>;
 }
+
+/** Connections of the first-turn pool (`turnSql`), beside the main pool's. */
+const TURN_POOL_SIZE = 2;
 
 const COMMON: postgres.Options<Record<string, never>> = {
   onnotice: () => {},
@@ -74,8 +85,20 @@ export async function openDatabase(
       backoff: reconnectDelay,
     }) as unknown as Sql;
     const watch = watchDatabase({ url: opts.databaseUrl, sql });
+    const turnSql = postgres(opts.databaseUrl, {
+      ...COMMON,
+      connection: {
+        application_name: `${applicationName}:turns`,
+        plan_cache_mode: "force_generic_plan",
+      },
+      max: TURN_POOL_SIZE,
+      idle_timeout: 30,
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      backoff: reconnectDelay,
+    }) as unknown as Sql;
     return {
       sql,
+      turnSql,
       url: opts.databaseUrl,
       embedded: false,
       vector: false,
@@ -84,7 +107,7 @@ export async function openDatabase(
       watch,
       close: async () => {
         await watch.close();
-        await sql.end({ timeout: 5 });
+        await Promise.all([sql.end({ timeout: 5 }), turnSql.end({ timeout: 5 })]);
       },
     };
   }
@@ -101,6 +124,7 @@ export async function openDatabase(
   }) as unknown as Sql;
   return {
     sql,
+    turnSql: sql,
     url: null,
     embedded: true,
     vector: false,

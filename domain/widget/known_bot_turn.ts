@@ -64,7 +64,7 @@ export async function openKnownBotTurn(
   const now = deps.clock();
   let stored;
   try {
-    stored = await insertKnownBotFirstTurn(deps.sql, bot.workspace_id, {
+    stored = await insertKnownBotFirstTurn(deps.db.turnSql, bot.workspace_id, {
       publicKey: input.botKey,
       ...firstTurnRow({
         bot,
