@@ -26,11 +26,6 @@ import {
   webhookUrl,
 } from "../schemas/webhooks.ts";
 
-const url = webhookUrl;
-const events = webhookEvents;
-const description = webhookDescription;
-const withSecret = endpointWithSecret;
-
 export const listWebhooks = portalProcedure
   .meta({
     openapi: {
@@ -63,12 +58,12 @@ export const createWebhook = portalProcedure
     permission: "manage-workspace",
   })
   .input(z.object({
-    url,
-    description: description.optional(),
-    events,
+    url: webhookUrl,
+    description: webhookDescription.optional(),
+    events: webhookEvents,
     enabled: z.boolean().optional(),
   }))
-  .output(z.object({ data: withSecret }))
+  .output(z.object({ data: endpointWithSecret }))
   .mutation(async ({ ctx, input }) => {
     const data = await createEndpoint(ctx.deps, ctx.auth!.workspace.id, input);
     ctx.response.status = 201;
@@ -100,9 +95,9 @@ export const updateWebhook = portalProcedure
   })
   .input(z.object({
     id: endpointId,
-    url: url.optional(),
-    description: description.optional(),
-    events: events.optional(),
+    url: webhookUrl.optional(),
+    description: webhookDescription.optional(),
+    events: webhookEvents.optional(),
     enabled: z.boolean().optional(),
   }))
   .output(z.object({ data: endpointSchema }))
@@ -139,7 +134,7 @@ export const rotateWebhookSecret = portalProcedure
     permission: "manage-workspace",
   })
   .input(z.object({ id: endpointId, overlap_hours: overlapHours.optional() }))
-  .output(z.object({ data: withSecret }))
+  .output(z.object({ data: endpointWithSecret }))
   .mutation(async ({ ctx, input }) => ({
     data: await rotateEndpointSecret(
       ctx.deps,
