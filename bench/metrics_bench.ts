@@ -150,6 +150,7 @@ function recordingCost(): { request: number; message: number } {
     sockets: () => ({ open: 0, subscriptions: {} }),
     jobs: () => Promise.resolve([]),
     pool: () => Promise.resolve({ size: 1, inUse: 0, idle: 0 }),
+    turnsStoring: () => 0,
   });
   try {
     const routes = ["/api/status", "/api/v1/chatbots/{key}", "/widget/{key}/stream"];

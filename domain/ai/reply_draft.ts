@@ -47,13 +47,24 @@ export interface ReplyDraft {
 const DRAFT_QUOTA_MARGIN = 5;
 
 /**
+ * Turns already being stored on this server beyond which a new one waits for
+ * its commit before its provider call (conversations/turns_in_flight.ts says
+ * why). 64 covers any ordinary concurrency, and turns queued behind that many
+ * wait longer for the database than an early draft could hide.
+ */
+export const EARLY_DRAFTS_UP_TO_WAITING = 64;
+
+/**
  * Whether a turn's provider call may start before the turn is stored.
  * `quotaHeadroom`: messages left this month (null: unlimited; absent: unknown).
+ * `turnsWaiting`: turns this server is storing now, this one not counted.
  */
 export function mayDraftEarly(
   turn: { conversationId?: string; quotaHeadroom?: number | null },
+  turnsWaiting: number,
 ): boolean {
-  return turn.conversationId === undefined && turn.quotaHeadroom !== undefined &&
+  return turnsWaiting < EARLY_DRAFTS_UP_TO_WAITING &&
+    turn.conversationId === undefined && turn.quotaHeadroom !== undefined &&
     (turn.quotaHeadroom === null || turn.quotaHeadroom > DRAFT_QUOTA_MARGIN);
 }
 

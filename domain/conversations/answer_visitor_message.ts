@@ -12,6 +12,7 @@ import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import { startPreparingReply } from "../ai/prepare_reply.ts";
 import { mayDraftEarly, startReplyDraft } from "../ai/reply_draft.ts";
 import { HUMAN_OWNS_NOTE, startVisitorTurn, type VisitorTurn } from "./start_visitor_turn.ts";
+import { turnsInFlight } from "./turns_in_flight.ts";
 
 export interface AnsweredMessage {
   conversation: ConversationRow;
@@ -50,7 +51,8 @@ export async function answerVisitorMessage(
     knowledgeGeneration: input.knowledgeGeneration,
   });
   // A new conversation's provider call starts beside its turn (reply_draft.ts).
-  const draft = mayDraftEarly(input)
+  const inFlight = turnsInFlight(deps);
+  const draft = mayDraftEarly(input, inFlight.waiting)
     ? startReplyDraft(prepared, {
       bot: input.bot,
       history: [],
@@ -60,7 +62,7 @@ export async function answerVisitorMessage(
     : undefined;
   let turn: VisitorTurn;
   try {
-    turn = await startVisitorTurn(deps, { ...input, channel: "api" });
+    turn = await inFlight.track(startVisitorTurn(deps, { ...input, channel: "api" }));
   } catch (err) {
     draft?.cancel();
     throw err;

@@ -17,6 +17,8 @@ export interface MetricsSource {
   sockets(): { open: number; subscriptions: Record<string, number> };
   jobs(): Promise<{ kind: string; status: string; count: number; oldestSeconds: number }[]>;
   pool(): Promise<{ size: number; inUse: number; idle: number }>;
+  /** Visitor turns being stored now (domain/conversations/turns_in_flight.ts). */
+  turnsStoring(): number;
 }
 
 const SECONDS_HTTP = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -183,6 +185,17 @@ function addCollectors(registry: client.Registry): void {
           this.inc({ channel: kind }, n);
         }
       }
+    },
+  });
+  new client.Gauge({
+    name: "parley_visitor_turns_storing",
+    help: "Visitor turns waiting for their commit now; past 64, a new one calls the provider " +
+      "only once stored.",
+    registers,
+    collect() {
+      let storing = 0;
+      for (const s of sources) storing += s.turnsStoring();
+      this.set(storing);
     },
   });
   // The queue is shared: every instance reports the same figures (use max() across them).

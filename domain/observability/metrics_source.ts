@@ -1,18 +1,20 @@
 /**
  * What a running server reports when Prometheus scrapes it: its sockets and
- * their subscriptions, the shared job queue, and its database pool.
+ * their subscriptions, the shared job queue, its database pool, and the
+ * visitor turns waiting for their commit.
  */
 import type { AppDeps } from "../deps.ts";
 import type { MetricsSource } from "./metrics.ts";
 import { type JobQueueRow, jobQueueSummary } from "../../db/jobs.ts";
 import { poolConnections } from "../../db/pool_connections.ts";
+import { turnsInFlight } from "../conversations/turns_in_flight.ts";
 
 type Pool = { size: number; inUse: number; idle: number };
 
 /** One scrape's database readings are shared by its gauges (taken once, not once per gauge). */
 const READING_KEPT_MS = 1000;
 
-export function metricsSource(deps: Pick<AppDeps, "db" | "realtime">): MetricsSource {
+export function metricsSource(deps: Pick<AppDeps, "db" | "realtime" | "sql">): MetricsSource {
   let reading: { at: number; value: Promise<{ pool: Pool; jobs: JobQueueRow[] }> } | null = null;
   const read = () => {
     const now = performance.now();
@@ -25,6 +27,7 @@ export function metricsSource(deps: Pick<AppDeps, "db" | "realtime">): MetricsSo
     sockets: () => deps.realtime.stats(),
     jobs: async () => (await read()).jobs,
     pool: async () => (await read()).pool,
+    turnsStoring: () => turnsInFlight(deps).waiting,
   };
 }
 

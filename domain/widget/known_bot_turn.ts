@@ -26,6 +26,7 @@ import {
   publishTurnEvents,
 } from "../conversations/start_visitor_turn.ts";
 import { aiMayAnswer } from "../conversations/state_machine.ts";
+import { turnsInFlight } from "../conversations/turns_in_flight.ts";
 import type { AnsweringLock } from "../conversations/answering_lock.ts";
 import { quotaMonth } from "../usage/quota_month.ts";
 import { type KnownBot, knownBots } from "./known_bots.ts";
@@ -58,13 +59,15 @@ export async function openKnownBotTurn(
   // from what is stored: without the lock, or for a key seen before, the full way decides.
   const [held, first] = await Promise.all([lock.held, sight]);
   if (!held || !first) return null;
-  let draft: ReplyDraft | undefined = mayDraftEarly({ quotaHeadroom: known.quotaHeadroom })
-    ? startReplyDraft(prepared, { bot, history: [], question: input.message, stream: true })
-    : undefined;
+  const inFlight = turnsInFlight(deps);
+  let draft: ReplyDraft | undefined =
+    mayDraftEarly({ quotaHeadroom: known.quotaHeadroom }, inFlight.waiting)
+      ? startReplyDraft(prepared, { bot, history: [], question: input.message, stream: true })
+      : undefined;
   const now = deps.clock();
   let stored;
   try {
-    stored = await insertKnownBotFirstTurn(deps.db.turnSql, bot.workspace_id, {
+    stored = await inFlight.track(insertKnownBotFirstTurn(deps.db.turnSql, bot.workspace_id, {
       publicKey: input.botKey,
       ...firstTurnRow({
         bot,
@@ -75,7 +78,7 @@ export async function openKnownBotTurn(
         content: input.message,
         clientId: input.clientId,
       }, now),
-    });
+    }));
   } catch (err) {
     draft?.cancel();
     if (isVisitorKeyTaken(err)) return null; // stored meanwhile by a retry: the full way replays

@@ -18,6 +18,7 @@ import {
 } from "../conversations/start_visitor_turn.ts";
 import { Conflict, ProviderUnavailable } from "../errors.ts";
 import { escalateAiFailure } from "../conversations/escalate_ai_failure.ts";
+import { turnsInFlight } from "../conversations/turns_in_flight.ts";
 import { verifyIdentity } from "./verify_identity.ts";
 import { openIdentitySecret } from "../auth/identity_secret.ts";
 import type { RecommendedProduct } from "../catalogue/recommend_products.ts";
@@ -79,12 +80,13 @@ export async function openStreamTurn(
   });
   // A new conversation has no history and no human owner yet: the provider
   // call can start now, its deltas held until the turn is stored.
-  const draft = mayDraftEarly(input)
+  const inFlight = turnsInFlight(deps);
+  const draft = mayDraftEarly(input, inFlight.waiting)
     ? startReplyDraft(prepared, { bot, history: [], question: input.message, stream: true })
     : undefined;
   let turn: VisitorTurn;
   try {
-    turn = await startVisitorTurn(deps, {
+    turn = await inFlight.track(startVisitorTurn(deps, {
       workspaceId: bot.workspace_id,
       bot,
       visitorId: input.visitorId,
@@ -95,7 +97,7 @@ export async function openStreamTurn(
       channel: "widget",
       requireVisitorMatch: true,
       clientId: input.clientId,
-    });
+    }));
   } catch (err) {
     draft?.cancel();
     throw err;
