@@ -35,28 +35,33 @@ export async function insertJob(sql: Executor, job: NewJob): Promise<number> {
 }
 
 /**
- * Take the next due job: a queued one whose time has come, or a running one
- * whose lease ran out (its process died). Returns null when none is due.
+ * Claim up to `limit` due jobs of `kinds` (or jobs whose lease expired) for
+ * `workerId`, oldest first. One statement for the whole batch: a runner asks
+ * for as many as it has free slots, and a batch shorter than asked means the
+ * queue is empty for now, so no second, empty claim is needed.
  */
-export async function claimJob(
+export async function claimJobs(
   sql: Executor,
   workerId: string,
   kinds: string[],
   leaseSeconds: number,
-): Promise<JobRow | null> {
-  const [row] = await sql<JobRow[]>`
+  limit: number,
+): Promise<JobRow[]> {
+  const rows = await sql<(JobRow & { run_at: Date })[]>`
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId},
            locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-     WHERE id = (
+     WHERE id IN (
        SELECT id FROM jobs
         WHERE kind = ANY(${sql.array(kinds)}::text[])
           AND ((status = 'queued' AND run_at <= now())
                OR (status = 'running' AND locked_until < now()))
         ORDER BY run_at, id
-        LIMIT 1
+        LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-    RETURNING id, kind, payload, attempts, max_attempts`;
-  return row ?? null;
+    RETURNING id, kind, payload, attempts, max_attempts, run_at`;
+  // RETURNING keeps no order: the oldest starts first.
+  rows.sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || a.id - b.id);
+  return rows.map(({ run_at: _, ...job }) => job);
 }
 
 /** Extend the lease of a job still held by `workerId`; false when it was lost. */

@@ -8,7 +8,7 @@ import { type IntegrationRow, listIntegrations } from "../../db/workspace_integr
 import type { Kv } from "../../kv/kv.ts";
 import { Invalid } from "../errors.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
-import { enqueueCatalogueSync } from "./catalogue_jobs.ts";
+import { CATALOGUE_SYNC, enqueueCatalogueSync } from "./catalogue_jobs.ts";
 
 export interface CatalogueStatus {
   linked: boolean;
@@ -59,6 +59,6 @@ export async function requestCatalogueSync(
   if (!store) throw new Invalid(NOT_LINKED, { storefront: [NOT_LINKED] });
   await enqueueCatalogueSync(deps.sql, workspaceId);
   await setCatalogueSync(deps.sql, workspaceId, { status: "pending" });
-  await wakeWorkers(deps.kv);
+  await wakeWorkers(deps.kv, CATALOGUE_SYNC);
   return await catalogueStatus(deps.sql, workspaceId);
 }

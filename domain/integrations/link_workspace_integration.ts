@@ -9,6 +9,7 @@ import type { Auth } from "../auth/tokens.ts";
 import type { IntegrationService } from "../../db/workspace_integrations.ts";
 import { linkIntegration } from "../customer_context/integration_credentials.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
+import { CATALOGUE_SYNC } from "../catalogue/catalogue_jobs.ts";
 import { publishEvent } from "../events.ts";
 import { listWorkspaceIntegrations } from "./list_integrations.ts";
 import type { IntegrationView } from "./integration_view.ts";
@@ -22,7 +23,7 @@ export async function linkWorkspaceIntegration(
   const linked = await deps.sql.begin((tx) =>
     linkIntegration(tx, deps.appKey, workspaceId, input, { linkedBy: auth.user.id })
   );
-  if (linked.service === "storefront") await wakeWorkers(deps.kv);
+  if (linked.service === "storefront") await wakeWorkers(deps.kv, CATALOGUE_SYNC);
   deps.log.info("integration linked", {
     workspace: workspaceId,
     service: linked.service,

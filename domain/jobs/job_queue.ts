@@ -36,10 +36,16 @@ export async function cancelIndexing(tx: Executor, sourceId: number): Promise<vo
   await deleteJobByKey(tx, indexJobKey(sourceId));
 }
 
+/** The wake-up for every runner, whatever it runs (and what older instances send). */
+export const ANY_KIND = "wake";
+
 /**
  * Tell idle workers on every instance that a job is waiting. Only a speed-up:
- * workers also poll every second, so without Redis the job still runs.
+ * workers also poll every second, so without Redis the job still runs. Naming
+ * the `kind` wakes only the runner that takes it: every runner woken claims
+ * at least once, and on the embedded database each claim is a statement on
+ * the one connection a visitor's next message waits for.
  */
-export async function wakeWorkers(kv: Kv): Promise<void> {
-  await kv.publish(JOBS_CHANNEL, "wake").catch(() => {});
+export async function wakeWorkers(kv: Kv, kind: string = ANY_KIND): Promise<void> {
+  await kv.publish(JOBS_CHANNEL, kind).catch(() => {});
 }

@@ -9,7 +9,7 @@
 import type { AppDeps, Worker } from "../deps.ts";
 import { describeError } from "../../app/logger.ts";
 import {
-  claimJob,
+  claimJobs,
   completeJob,
   extendLease,
   failJob,
@@ -18,7 +18,7 @@ import {
   releaseJob,
   retryJob,
 } from "../../db/jobs.ts";
-import { JOBS_CHANNEL } from "./job_queue.ts";
+import { ANY_KIND, JOBS_CHANNEL } from "./job_queue.ts";
 import { recordJob } from "../observability/metrics.ts";
 
 /** Finished jobs are kept this long (for inspection), then purged hourly. */
@@ -34,6 +34,12 @@ export interface JobContext {
   jobId: number;
   attempt: number;
   maxAttempts: number;
+  /**
+   * Embedded, resolves at a moment with no request in hand (app/traffic.ts):
+   * a handler awaits it between its statements, which would otherwise queue in
+   * front of a visitor's on the one connection. Immediate on PostgreSQL.
+   */
+  pace(): Promise<void> | undefined;
 }
 
 export interface JobHandler {
@@ -53,6 +59,12 @@ export interface RunnerOptions {
   backoffBaseSeconds?: number;
 }
 
+/**
+ * Embedded, the longest a job statement waits for a moment with no request in
+ * hand: under unbroken traffic jobs still move, a step at a time.
+ */
+const QUIET_MAX_WAIT_MS = 250;
+
 export function backoffSeconds(attempt: number, base: number): number {
   return Math.min(600, base * 2 ** Math.max(0, attempt - 1));
 }
@@ -69,6 +81,10 @@ export function startJobRunner(
   let stopping = false;
   let claiming = false;
   let again = false;
+  // The embedded database is one connection, on the server's own thread: a job's
+  // statement queued in front of a visitor's turn delays its `meta` and first delta,
+  // so each waits for a quiet moment, as webhook deliveries do. PostgreSQL has a pool.
+  const pace = deps.db.embedded ? () => deps.traffic.quiet(QUIET_MAX_WAIT_MS) : () => undefined;
 
   const execute = async (job: JobRow, abort: AbortController) => {
     const handler = handlers[job.kind]!;
@@ -79,12 +95,15 @@ export function startJobRunner(
     }, (lease * 1000) / 3);
     const started = performance.now();
     try {
+      await pace();
       await handler.run(deps, job.payload, {
         signal: abort.signal,
         jobId: job.id,
         attempt: job.attempts,
         maxAttempts: job.max_attempts,
+        pace,
       });
+      await pace();
       await completeJob(deps.sql, job.id, workerId);
       recordJob(job.kind, "done", (performance.now() - started) / 1000);
       deps.log.info("job done", {
@@ -130,16 +149,20 @@ export function startJobRunner(
       do {
         again = false;
         while (!stopping && running.size < opts.concurrency) {
-          const job = await claimJob(deps.sql, workerId, kinds, lease);
-          if (!job) break;
-          const entry = { abort: new AbortController(), done: Promise.resolve() };
-          entry.done = execute(job, entry.abort).catch((err) =>
-            deps.log.error("job bookkeeping failed", { id: job.id, ...describeError(err) })
-          ).finally(() => {
-            running.delete(job.id);
-            if (!stopping) void fill();
-          });
-          running.set(job.id, entry);
+          const free = opts.concurrency - running.size;
+          await pace();
+          const jobs = await claimJobs(deps.sql, workerId, kinds, lease, free);
+          for (const job of jobs) {
+            const entry = { abort: new AbortController(), done: Promise.resolve() };
+            entry.done = execute(job, entry.abort).catch((err) =>
+              deps.log.error("job bookkeeping failed", { id: job.id, ...describeError(err) })
+            ).finally(() => {
+              running.delete(job.id);
+              if (!stopping) void fill();
+            });
+            running.set(job.id, entry);
+          }
+          if (jobs.length < free) break; // none left due: no second, empty claim
         }
       } while (again && !stopping);
     } catch (err) {
@@ -157,7 +180,9 @@ export function startJobRunner(
     purgeDoneJobs(deps.sql, DONE_JOBS_KEPT_DAYS).catch(() => {});
   }, 3_600_000);
   let unsubscribe: (() => Promise<void>) | null = null;
-  deps.kv.subscribe(JOBS_CHANNEL, () => void fill()).then((u) => {
+  // A wake-up names the kind queued ("wake": any); other runners' kinds cost no claim here.
+  const wakesMe = (message: string) => message === ANY_KIND || kinds.includes(message);
+  deps.kv.subscribe(JOBS_CHANNEL, (message) => wakesMe(message) && void fill()).then((u) => {
     if (stopping) void u();
     else unsubscribe = u;
   }).catch((err) => deps.log.warn("job wake-ups unavailable; polling only", describeError(err)));

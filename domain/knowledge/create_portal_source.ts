@@ -7,7 +7,7 @@ import type { AppDeps } from "../deps.ts";
 import { insertSource, type NewSource } from "../../db/knowledge.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { Invalid } from "../errors.ts";
-import { enqueueIndexing, wakeWorkers } from "../jobs/job_queue.ts";
+import { enqueueIndexing, INDEX_SOURCE, wakeWorkers } from "../jobs/job_queue.ts";
 import { addressPolicy, literalAddressRefused } from "../crawl/address_policy.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 import { type SourceView, sourceView } from "./list_sources.ts";
@@ -72,7 +72,7 @@ export async function createPortalSource(
     await enqueueIndexing(tx, { workspaceId, sourceId: created.id });
     return created;
   });
-  await wakeWorkers(deps.kv);
+  await wakeWorkers(deps.kv, INDEX_SOURCE);
   await deps.bus.emit({
     type: "knowledge.changed",
     workspaceId,

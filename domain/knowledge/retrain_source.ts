@@ -9,7 +9,7 @@ import type { AppDeps } from "../deps.ts";
 import { findSource, setSourceStatus } from "../../db/knowledge.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { NotFound } from "../errors.ts";
-import { enqueueIndexing, wakeWorkers } from "../jobs/job_queue.ts";
+import { enqueueIndexing, INDEX_SOURCE, wakeWorkers } from "../jobs/job_queue.ts";
 import { type SourceView, sourceView } from "./list_sources.ts";
 
 export async function retrainSource(
@@ -27,7 +27,7 @@ export async function retrainSource(
     return await findSource(tx, workspaceId, source.id);
   });
   if (!row) throw new NotFound("Knowledge source not found.");
-  await wakeWorkers(deps.kv);
+  await wakeWorkers(deps.kv, INDEX_SOURCE);
   await deps.bus.emit({
     type: "knowledge.changed",
     workspaceId,

@@ -9,7 +9,7 @@ import type { DomainEvent } from "../../app/event_bus.ts";
 import { describeError } from "../../app/logger.ts";
 import type { ParleyEvent } from "../events.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
-import { enqueueAlerts, type QueuedAlert } from "./alert_jobs.ts";
+import { enqueueAlerts, NOTIFY_AGENTS, type QueuedAlert } from "./alert_jobs.ts";
 
 export function alertForEvent(raw: DomainEvent): QueuedAlert | null {
   const e = raw as unknown as ParleyEvent;
@@ -92,7 +92,7 @@ export function alertQueue(deps: AppDeps) {
     if (batch.length === 0) return inFlight;
     inFlight = inFlight.then(() =>
       enqueueAlerts(deps.sql, batch)
-        .then((queued) => queued > 0 ? wakeWorkers(deps.kv) : undefined)
+        .then((queued) => queued > 0 ? wakeWorkers(deps.kv, NOTIFY_AGENTS) : undefined)
         .catch((err) =>
           deps.log.warn("alerts not queued", { count: batch.length, ...describeError(err) })
         )

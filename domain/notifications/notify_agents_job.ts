@@ -14,7 +14,12 @@ import {
 } from "../../db/notification_targets.ts";
 import { insertEmailItems } from "../../db/notification_email_items.ts";
 import { backoffSeconds, type JobHandler } from "../jobs/job_runner.ts";
-import { enqueuePushRetry, type NotifyAgentsPayload, scheduleEmailDigests } from "./alert_jobs.ts";
+import {
+  EMAIL_DIGEST,
+  enqueuePushRetry,
+  type NotifyAgentsPayload,
+  scheduleEmailDigests,
+} from "./alert_jobs.ts";
 import { composeAlert } from "./compose_alert.ts";
 import type { Deliverer } from "./deliver_pushes.ts";
 import { resolvePreferences, wantsEmail, wantsPush } from "./preferences.ts";
@@ -40,6 +45,7 @@ export function notifyAgentsJob(deliverer: Deliverer | null): JobHandler {
         ? Math.floor((now.getTime() - conversation.handoff_requested_at.getTime()) / 60_000)
         : null;
       const alert = composeAlert(deps.config.baseUrl, job, conversation, chatbotName, waited);
+      await ctx.pace();
       const targets = await findAlertTargets(
         deps.sql,
         job.workspaceId,
@@ -84,7 +90,7 @@ export function notifyAgentsJob(deliverer: Deliverer | null): JobHandler {
           );
         }
       }
-      if (mailTo.length) await wakeWorkers(deps.kv);
+      if (mailTo.length) await wakeWorkers(deps.kv, EMAIL_DIGEST);
     },
     onGiveUp(deps, raw, reason) {
       deps.log.warn("alert dropped", { kind: String(raw.kind), reason });

@@ -10,7 +10,7 @@ import type { AppDeps } from "../deps.ts";
 import { recordNewBreaches } from "../../db/sla_breaches.ts";
 import { wakeWorkers } from "../jobs/job_queue.ts";
 import type { JobHandler } from "../jobs/job_runner.ts";
-import { enqueueAlerts, scheduleSlaCheck } from "./alert_jobs.ts";
+import { enqueueAlerts, NOTIFY_AGENTS, scheduleSlaCheck } from "./alert_jobs.ts";
 
 export const slaCheckJob: JobHandler = {
   async run(deps: AppDeps) {
@@ -34,7 +34,7 @@ export const slaCheckJob: JobHandler = {
       );
       return breaches.length;
     });
-    if (raised > 0) await wakeWorkers(deps.kv);
+    if (raised > 0) await wakeWorkers(deps.kv, NOTIFY_AGENTS);
     // Queue the next run: the runner's completion of this one then finds the
     // row handed over and leaves it queued.
     await scheduleSlaCheck(deps.sql, cfg.slaCheckSeconds);
