@@ -15,10 +15,8 @@
  * `BENCH_HEAP_STREAMS` (default 1,000), `BENCH_HEAP_MODE` (held | burst).
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
-import { standardSeed } from "../tests/helpers/fixtures.ts";
-import { freePort, waitFor } from "./support.ts";
+import { freePort, memoryOf, startBenchServer } from "./support.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const N = Number(Deno.env.get("BENCH_HEAP_STREAMS") ?? "1000");
 const MODE = Deno.env.get("BENCH_HEAP_MODE") ?? "held";
 const BURST_MS = Number(Deno.env.get("BENCH_HEAP_BURST_MS") ?? "2500");
@@ -85,40 +83,19 @@ function summarise(snap: {
   return out;
 }
 
-async function rssMiB(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-}
-
 export async function run(): Promise<string> {
   const stub = startFakeAi({
     reply: "Our support desk is open Monday to Friday, from nine to five, and replies " +
       "to every e-mail within one business day. Express shipping takes two days.",
   });
   stub.chunkDelayMs = MODE === "burst" ? 5 : 4000;
-  const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-heap-" });
-  const seed = standardSeed();
-  seed.workspaces[0]!.plan = "unlimited";
-  await Deno.writeTextFile(`${dataDir}/seed.json`, JSON.stringify(seed));
-  const port = freePort();
   const inspectPort = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--inspect=127.0.0.1:${inspectPort}`, MAIN],
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SEED_FILE: `${dataDir}/seed.json`,
-      DEMO: "0",
-      LOG_LEVEL: "error",
-      AI_BASE_URL: stub.baseUrl,
-      TRUSTED_PROXIES: "127.0.0.1",
-      REALTIME_PORT: "0",
-    },
-    stdout: "null",
+  const server = await startBenchServer({
+    aiBaseUrl: stub.baseUrl,
+    flags: [`--inspect=127.0.0.1:${inspectPort}`],
     stderr: "null",
-  }).spawn();
+  });
+  const base = server.base;
   let seq = 0;
   const open = async () => {
     const n = ++seq;
@@ -144,17 +121,16 @@ export async function run(): Promise<string> {
     return reader;
   };
   try {
-    await waitFor(`${base}/healthz`);
     const probe = await inspector(inspectPort);
     for (let i = 0; i < 20; i++) await (await open()).cancel();
     await new Promise((r) => setTimeout(r, 5000)); // the warm-up's background work settles
     const idle = await probe.snapshot();
     // After the first snapshot: taking one grows the process by its own buffers.
-    const idleRss = await rssMiB(server.pid);
+    const idleRss = (await memoryOf(server.process.pid)).rss;
     const streams = Promise.all(Array.from({ length: N }, () => open().catch(() => null)));
     if (MODE === "burst") await new Promise((r) => setTimeout(r, BURST_MS));
     else await streams;
-    const loadedRss = await rssMiB(server.pid);
+    const loadedRss = (await memoryOf(server.process.pid)).rss;
     const loaded = await probe.snapshot();
     probe.close();
     for (const reader of MODE === "burst" ? [] : await streams) reader?.cancel().catch(() => {});
@@ -181,12 +157,8 @@ export async function run(): Promise<string> {
       ...rows.map((r) => `| ${kb(r.bytes)} | ${r.count.toFixed(1)} | ${r.key} |`),
     ].join("\n");
   } finally {
-    try {
-      server.kill("SIGTERM");
-    } catch { /* already gone */ }
-    await server.status;
+    await server.stop();
     await stub.close();
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 }
 

@@ -1,6 +1,79 @@
 /** Helpers the benchmarks share: free ports, readiness polling, and which database to measure on. */
 
-export { freePort, waitReady as waitFor } from "../tests/helpers/net.ts";
+import { freePort, waitReady } from "../tests/helpers/net.ts";
+import { standardSeed } from "../tests/helpers/fixtures.ts";
+
+export { freePort, waitReady as waitFor };
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** `main.ts` as shipped, in a process of its own: its memory and CPU are its own. */
+export interface BenchServer {
+  base: string;
+  process: Deno.ChildProcess;
+  /** Stop the process and remove its data dir. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The server on a fresh data dir (embedded unless DATABASE_URL is set),
+ * seeded with the test fixtures on an unlimited plan (thousands of messages
+ * must not hit the quota), answering through the AI at `aiBaseUrl`, request
+ * log off, and trusting X-Forwarded-For from 127.0.0.1 so each request can
+ * carry an address of its own past the per-IP limits. Resolves once it answers.
+ */
+export async function startBenchServer(opts: {
+  aiBaseUrl: string;
+  /** Deno flags before main.ts (`--inspect=…`). */
+  flags?: string[];
+  stderr?: "inherit" | "null";
+}): Promise<BenchServer> {
+  const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-" });
+  const seed = standardSeed();
+  seed.workspaces[0]!.plan = "unlimited";
+  await Deno.writeTextFile(`${dataDir}/seed.json`, JSON.stringify(seed));
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...(opts.flags ?? []), MAIN],
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED_FILE: `${dataDir}/seed.json`,
+      DEMO: "0",
+      LOG_LEVEL: "error",
+      AI_BASE_URL: opts.aiBaseUrl,
+      TRUSTED_PROXIES: "127.0.0.1",
+      REALTIME_PORT: "0", // not PORT + 1, which freePort() may have given another process
+      ...(Deno.env.get("DATABASE_URL") ? { DATABASE_URL: Deno.env.get("DATABASE_URL")! } : {}),
+      ...(Deno.env.get("APP_KEY") ? { APP_KEY: Deno.env.get("APP_KEY")! } : {}),
+    },
+    stdout: "null",
+    stderr: opts.stderr ?? "inherit",
+  }).spawn();
+  const stop = async () => {
+    try {
+      process.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await process.status;
+    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+  };
+  try {
+    await waitReady(`${base}/healthz`);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { base, process, stop };
+}
+
+/** Resident memory of a process in MiB: current (VmRSS) and peak (VmHWM). */
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
 
 /** The real PostgreSQL to measure on: BENCH_DATABASE_URL, DATABASE_URL, or the local default when it answers. */
 export async function realPostgresUrl(): Promise<string | null> {

@@ -10,10 +10,8 @@
  * the per-IP limit of 20 streams a minute does not refuse the load.
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
-import { standardSeed } from "../tests/helpers/fixtures.ts";
-import { freePort, processCpuSeconds, waitFor } from "./support.ts";
+import { freePort, memoryOf, processCpuSeconds, startBenchServer } from "./support.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** A bare relay to the stub: the floor of any server in between (relay_floor_server.ts). */
 const RELAY = new URL("./relay_floor_server.ts", import.meta.url).pathname;
 const KEY = "acme-helper";
@@ -24,13 +22,6 @@ const SLOW_FIRST_TOKEN_MS = 100;
 const CONCURRENT = Number(Deno.env.get("BENCH_STREAMS") ?? "1000");
 const REPLY = "Our support desk is open Monday to Friday, from nine to five, and replies " +
   "to every e-mail within one business day. Express shipping takes two days.";
-
-/** Resident memory of a process in MiB: current (VmRSS) and peak (VmHWM). */
-async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-}
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN; // every stream failed: the table says so
@@ -143,30 +134,8 @@ function complete(o: StreamOutcome): boolean {
 
 export async function run(): Promise<string> {
   const stub = startFakeAi({ reply: REPLY });
-  const dataDir = await Deno.makeTempDir({ prefix: "parley-bench-stream-" });
-  const seed = standardSeed();
-  seed.workspaces[0]!.plan = "unlimited"; // 1,000+ messages must not hit the test quota
-  await Deno.writeTextFile(`${dataDir}/seed.json`, JSON.stringify(seed));
-  const port = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SEED_FILE: `${dataDir}/seed.json`,
-      DEMO: "0",
-      LOG_LEVEL: "error",
-      AI_BASE_URL: stub.baseUrl,
-      TRUSTED_PROXIES: "127.0.0.1",
-      REALTIME_PORT: "0", // not PORT + 1, which freePort() may have given the relay
-      ...(Deno.env.get("DATABASE_URL") ? { DATABASE_URL: Deno.env.get("DATABASE_URL")! } : {}),
-      ...(Deno.env.get("APP_KEY") ? { APP_KEY: Deno.env.get("APP_KEY")! } : {}),
-    },
-    stdout: "null",
-    stderr: "inherit",
-  }).spawn();
+  const server = await startBenchServer({ aiBaseUrl: stub.baseUrl });
+  const base = server.base;
   const relayPort = freePort();
   const relayBase = `http://127.0.0.1:${relayPort}`;
   const relay = new Deno.Command(Deno.execPath(), {
@@ -176,7 +145,6 @@ export async function run(): Promise<string> {
     stderr: "inherit",
   }).spawn();
   try {
-    await waitFor(`${base}/healthz`);
     await waitForRelay(relayBase);
     // Warm up both paths (JIT, connection pools, prepared statements).
     for (let i = 0; i < 20; i++) {
@@ -184,7 +152,7 @@ export async function run(): Promise<string> {
       await stubFirstToken(stub.baseUrl);
       await stubFirstToken(relayBase);
     }
-    const idle = await memoryOf(server.pid);
+    const idle = await memoryOf(server.process.pid);
 
     // 1. Time to first delta, sequential, alternating direct and through the server.
     const ttfd = async (samples: number, label: string) => {
@@ -200,9 +168,9 @@ export async function run(): Promise<string> {
       }
       return { direct, relayed, through };
     };
-    const cpuBefore = await processCpuSeconds(server.pid);
+    const cpuBefore = await processCpuSeconds(server.process.pid);
     const { direct, relayed, through } = await ttfd(SAMPLES, "ttfd");
-    const cpuAfter = await processCpuSeconds(server.pid);
+    const cpuAfter = await processCpuSeconds(server.process.pid);
     // Server CPU per whole message (stream to `done`, and what follows it
     // before the next): steadier than times when the machine is shared.
     const cpuPerMessage = cpuBefore === null || cpuAfter === null
@@ -232,7 +200,7 @@ export async function run(): Promise<string> {
     const lost = CONCURRENT - ok.length;
     const firstDeltas = ok.map((o) => (o as PromiseFulfilledResult<StreamOutcome>).value)
       .map((o) => o.firstDeltaMs!);
-    const loaded = await memoryOf(server.pid);
+    const loaded = await memoryOf(server.process.pid);
     const failures = outcomes.filter((o) => o.status === "rejected").slice(0, 3)
       .map((o) => String((o as PromiseRejectedResult).reason));
     // Streams that answered but did not finish: by their `error` code.
@@ -318,14 +286,12 @@ export async function run(): Promise<string> {
       `| server peak memory (VmHWM) | ${loaded.peak.toFixed(0)} MiB |`,
     ].join("\n");
   } finally {
-    for (const child of [server, relay]) {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-    }
+    try {
+      relay.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await relay.status;
+    await server.stop();
     await stub.close();
-    await Deno.remove(dataDir, { recursive: true }).catch(() => {});
   }
 }
 
