@@ -4,6 +4,7 @@
  * and push subscriptions, each in one query.
  */
 import type { Executor } from "./client.ts";
+import type { NewJob } from "./jobs.ts";
 
 export interface AlertConversation {
   id: number;
@@ -95,4 +96,37 @@ export async function findAlertTargets(
                         WHERE cw.conversation_id = ${conversationId} AND cw.user_id = u.id))
      GROUP BY u.id, p.settings, p.dnd_until
      ORDER BY u.id`;
+}
+
+/**
+ * Queues alert jobs (each naming its workspace in `payload.workspaceId`) in
+ * one statement, leaving out the alerts no one could receive: with e-mail
+ * off, a workspace where no agent has a push subscription. Without this, such
+ * a workspace ran a job per visitor message (claim, two reads, completion)
+ * that reached nobody, on the embedded database's one connection.
+ */
+export async function insertReachableAlertJobs(
+  sql: Executor,
+  jobs: NewJob[],
+  email: boolean,
+): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows = await sql`
+    INSERT INTO jobs (kind, payload, dedupe_key, max_attempts)
+    SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts
+      FROM jsonb_to_recordset(${
+    sql.json(jobs.map((j) => ({
+      kind: j.kind,
+      payload: j.payload,
+      dedupe_key: j.dedupeKey,
+      max_attempts: j.maxAttempts ?? 5,
+    })) as never)
+  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+     WHERE ${email}::boolean
+        OR EXISTS (SELECT 1 FROM push_subscriptions s JOIN users u ON u.id = s.user_id
+                    WHERE u.workspace_id = (j.payload->>'workspaceId')::bigint
+                      AND NOT u.suspended AND s.keys_ciphertext IS NOT NULL)
+    ON CONFLICT (dedupe_key) DO NOTHING
+    RETURNING id`;
+  return rows.length;
 }

@@ -91,7 +91,7 @@ export function alertQueue(deps: AppDeps) {
     pending = [];
     if (batch.length === 0) return inFlight;
     inFlight = inFlight.then(() =>
-      enqueueAlerts(deps.sql, batch)
+      enqueueAlerts(deps.sql, batch, { email: Boolean(deps.config.notifications.smtpUrl) })
         .then((queued) => queued > 0 ? wakeWorkers(deps.kv, NOTIFY_AGENTS) : undefined)
         .catch((err) =>
           deps.log.warn("alerts not queued", { count: batch.length, ...describeError(err) })

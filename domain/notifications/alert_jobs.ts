@@ -6,6 +6,7 @@
  * `sla_check` (the recurring breach scan).
  */
 import type { Executor } from "../../db/client.ts";
+import { insertReachableAlertJobs } from "../../db/notification_targets.ts";
 import { insertJobsOnce, scheduleJobs } from "../../db/jobs.ts";
 import type { AlertKind, AlertPayload } from "./alert_kinds.ts";
 
@@ -35,9 +36,17 @@ export interface QueuedAlert {
   payload: NotifyAgentsPayload;
 }
 
-/** Queue alerts in one statement; returns how many were new. */
-export async function enqueueAlerts(sql: Executor, alerts: QueuedAlert[]): Promise<number> {
-  return await insertJobsOnce(
+/**
+ * Queue alerts in one statement; returns how many were new. `email`: whether
+ * e-mail alerts are on (SMTP_URL); without it, an alert for a workspace where
+ * no agent has a push subscription reaches no one and is not queued.
+ */
+export async function enqueueAlerts(
+  sql: Executor,
+  alerts: QueuedAlert[],
+  channels: { email: boolean },
+): Promise<number> {
+  return await insertReachableAlertJobs(
     sql,
     alerts.map((a) => ({
       kind: NOTIFY_AGENTS,
@@ -45,6 +54,7 @@ export async function enqueueAlerts(sql: Executor, alerts: QueuedAlert[]): Promi
       dedupeKey: `notify:${a.key}`,
       maxAttempts: 5,
     })),
+    channels.email,
   );
 }
 

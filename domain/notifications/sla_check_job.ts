@@ -31,6 +31,7 @@ export const slaCheckJob: JobHandler = {
             pageUrl: null,
           },
         })),
+        { email: Boolean(cfg.smtpUrl) },
       );
       return breaches.length;
     });
