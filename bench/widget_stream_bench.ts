@@ -8,6 +8,8 @@
  * The stub provider (tests/helpers/fake_ai.ts) and the load run here. Each
  * request carries its own X-Forwarded-For (the server trusts 127.0.0.1), so
  * the per-IP limit of 20 streams a minute does not refuse the load.
+ * BENCH_SERVER_FLAGS adds Deno flags to the server's command line, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` for a CPU profile of the run.
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { freePort, memoryOf, processCpuSeconds, startBenchServer } from "./support.ts";
@@ -134,7 +136,10 @@ function complete(o: StreamOutcome): boolean {
 
 export async function run(): Promise<string> {
   const stub = startFakeAi({ reply: REPLY });
-  const server = await startBenchServer({ aiBaseUrl: stub.baseUrl });
+  const server = await startBenchServer({
+    aiBaseUrl: stub.baseUrl,
+    flags: Deno.env.get("BENCH_SERVER_FLAGS")?.split(" ").filter(Boolean),
+  });
   const base = server.base;
   const relayPort = freePort();
   const relayBase = `http://127.0.0.1:${relayPort}`;
