@@ -101,9 +101,15 @@ export async function findAlertTargets(
 /**
  * Queues alert jobs (each naming its workspace in `payload.workspaceId`) in
  * one statement, leaving out the alerts no one could receive: with e-mail
- * off, a workspace where no agent has a push subscription. Without this, such
- * a workspace ran a job per visitor message (claim, two reads, completion)
- * that reached nobody, on the embedded database's one connection.
+ * off, a workspace where no agent has a push subscription; and a visitor's
+ * message in a conversation nobody follows (not assigned, not waiting for a
+ * human, no watcher: the AI handles it alone), whom `findAlertTargets` would
+ * find no one for. Without this, each such message ran a job (claim, two
+ * reads, completion) that reached nobody, on the embedded database's one
+ * connection. Kept beside `findAlertTargets`: the two rules must agree.
+ * Scalar subqueries, not EXISTS: the planner turned EXISTS under OR into a
+ * hashed subplan that read every conversation and watcher once per INSERT;
+ * these look up each alert's rows by index.
  */
 export async function insertReachableAlertJobs(
   sql: Executor,
@@ -122,10 +128,20 @@ export async function insertReachableAlertJobs(
       max_attempts: j.maxAttempts ?? 5,
     })) as never)
   }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
-     WHERE ${email}::boolean
-        OR EXISTS (SELECT 1 FROM push_subscriptions s JOIN users u ON u.id = s.user_id
-                    WHERE u.workspace_id = (j.payload->>'workspaceId')::bigint
-                      AND NOT u.suspended AND s.keys_ciphertext IS NOT NULL)
+     WHERE (${email}::boolean
+            OR (SELECT true FROM users u JOIN push_subscriptions s ON s.user_id = u.id
+                 WHERE u.workspace_id = (j.payload->>'workspaceId')::bigint
+                   AND NOT u.suspended AND s.keys_ciphertext IS NOT NULL
+                 LIMIT 1))
+       AND (j.payload->>'kind' IS DISTINCT FROM 'visitor_message'
+            OR (SELECT c.assigned_user_id IS NOT NULL
+                       OR (c.status <> 'closed'
+                           AND (c.handoff_state = 'handoff_pending' OR c.status = 'agent'))
+                       OR (SELECT true FROM conversation_watchers cw
+                            WHERE cw.conversation_id = c.id LIMIT 1)
+                  FROM conversations c
+                 WHERE c.workspace_id = (j.payload->>'workspaceId')::bigint
+                   AND c.public_id = (j.payload->>'conversationId')::uuid))
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING id`;
   return rows.length;

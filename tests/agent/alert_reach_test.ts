@@ -1,8 +1,11 @@
 /**
  * An alert no one could receive is not queued: with push set up but no
  * SMTP_URL, a workspace where no agent has a push subscription runs no
- * `notify_agents` job for its visitors' messages, while a workspace with one
- * still gets its pushes. Counted from outside, by /metrics' finished jobs.
+ * `notify_agents` job for its visitors' messages, and neither does a
+ * visitor's message in a conversation the AI handles alone (nobody assigned,
+ * nobody waited for, no watcher); a workspace with a subscriber still gets
+ * its chat_started, handoff and waiting-message pushes. Counted from
+ * outside, by /metrics' finished jobs.
  */
 import webpush from "web-push";
 import { assertEquals } from "../helpers/assert.ts";
@@ -11,7 +14,7 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { startPushService } from "../helpers/push_service.ts";
-import { postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { scrape } from "../observability/prometheus.ts";
 import { pollUntil } from "../portal/poll.ts";
 
@@ -33,11 +36,23 @@ Deno.test("alerts: queued only where an agent can receive them", serverTestOptio
       METRICS_TOKEN: METRICS,
     },
   });
-  const chat = async (key: string, visitor: string) => {
-    const r = await postStream(s.url, key, { visitor_id: visitor, message: "Hello there" });
+  const chat = async (key: string, visitor: string, conversation?: string) => {
+    const r = await postStream(s.url, key, {
+      visitor_id: visitor,
+      message: "Hello there",
+      ...(conversation ? { conversation_id: conversation } : {}),
+    });
     assertEquals(r.status, 200, r.text);
     return r.events[0]!.data.conversation_id as string;
   };
+  const settle = async (jobs: number) =>
+    await pollUntil(async () => {
+      const m = await scrape(s.url, METRICS);
+      const open = m.sum("parley_jobs", { kind: "notify_agents", status: "queued" }) +
+        m.sum("parley_jobs", { kind: "notify_agents", status: "running" });
+      const done = m.sum("parley_jobs_finished_total", { kind: "notify_agents" });
+      return open === 0 && done >= jobs ? done : null;
+    }, "the alert queue to settle");
   try {
     // Globex: nobody subscribed, no e-mail. A new chat raises chat_started and visitor_message.
     await chat("globex-bot", "reach-globex-1");
@@ -55,16 +70,25 @@ Deno.test("alerts: queued only where an agent can receive them", serverTestOptio
       p.payload.conversation_id === acmeChat
     );
 
-    // Once the queue is empty, the jobs that ran are Acme's two alerts only.
-    const settled = await pollUntil(async () => {
-      const m = await scrape(s.url, METRICS);
-      const open = m.sum("parley_jobs", { kind: "notify_agents", status: "queued" }) +
-        m.sum("parley_jobs", { kind: "notify_agents", status: "running" });
-      const done = m.sum("parley_jobs_finished_total", { kind: "notify_agents" });
-      return open === 0 && done >= 2 ? m : null;
-    }, "the alert queue to settle");
-    assertEquals(settled.sum("parley_jobs_finished_total", { kind: "notify_agents" }), 2);
-    assertEquals(settled.sum("parley_jobs", { kind: "notify_agents" }), 0);
+    // The AI handles it alone: a second message tells no one, and queues nothing.
+    await chat("acme-helper", "reach-acme-1", acmeChat);
+    // The visitor asks for a person: the handoff alert, then a waiting message's alert.
+    const handoff = await http(s.url, "POST", "/widget/acme-helper/handoff", {
+      body: { visitor_id: "reach-acme-1", conversation_id: acmeChat },
+      headers: freshIp(),
+    });
+    assertEquals(handoff.status, 200, handoff.text);
+    await push.waitFor((p) =>
+      p.subscriptionId === sub.id && p.payload.kind === "handoff_requested"
+    );
+    await chat("acme-helper", "reach-acme-1", acmeChat);
+    await push.waitFor((p) => p.subscriptionId === sub.id && p.payload.kind === "visitor_message");
+
+    // Once the queue is empty, the jobs that ran are those three alerts alone.
+    assertEquals(await settle(3), 3);
+    const kinds = push.received.filter((p) => p.subscriptionId === sub.id)
+      .map((p) => p.payload.kind as string);
+    assertEquals(kinds.sort(), ["chat_started", "handoff_requested", "visitor_message"]);
   } finally {
     await s.stop();
     await push.stop();
