@@ -22,6 +22,21 @@ export interface NewJob {
   maxAttempts?: number;
 }
 
+/**
+ * `jobs` as the rows `j(kind, payload, dedupe_key, max_attempts)` of an
+ * `INSERT … SELECT`: one parameter however many jobs there are.
+ */
+export function newJobRows(sql: Executor, jobs: NewJob[]) {
+  return sql`jsonb_to_recordset(${
+    sql.json(jobs.map((j) => ({
+      kind: j.kind,
+      payload: j.payload,
+      dedupe_key: j.dedupeKey,
+      max_attempts: j.maxAttempts ?? 5,
+    })) as never)
+  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)`;
+}
+
 export async function insertJob(sql: Executor, job: NewJob): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
     INSERT INTO jobs (kind, payload, dedupe_key, max_attempts)
@@ -150,14 +165,7 @@ export async function insertJobsOnce(
     INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
     SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts,
            now() + make_interval(secs => ${delaySeconds})
-      FROM jsonb_to_recordset(${
-    sql.json(jobs.map((j) => ({
-      kind: j.kind,
-      payload: j.payload,
-      dedupe_key: j.dedupeKey,
-      max_attempts: j.maxAttempts ?? 5,
-    })) as never)
-  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+      FROM ${newJobRows(sql, jobs)}
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING id`;
   return rows.length;
@@ -181,14 +189,7 @@ export async function scheduleJobs(
     INSERT INTO jobs (kind, payload, dedupe_key, max_attempts, run_at)
     SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts,
            now() + make_interval(secs => ${delaySeconds})
-      FROM jsonb_to_recordset(${
-    sql.json(jobs.map((j) => ({
-      kind: j.kind,
-      payload: j.payload,
-      dedupe_key: j.dedupeKey,
-      max_attempts: j.maxAttempts ?? 5,
-    })) as never)
-  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+      FROM ${newJobRows(sql, jobs)}
     ON CONFLICT (dedupe_key) DO UPDATE SET status = 'queued', attempts = 0,
       run_at = EXCLUDED.run_at, payload = EXCLUDED.payload, last_error = NULL, locked_by = NULL,
       locked_until = NULL, updated_at = now()

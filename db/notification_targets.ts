@@ -4,7 +4,7 @@
  * and push subscriptions, each in one query.
  */
 import type { Executor } from "./client.ts";
-import type { NewJob } from "./jobs.ts";
+import { type NewJob, newJobRows } from "./jobs.ts";
 
 export interface AlertConversation {
   id: number;
@@ -120,14 +120,7 @@ export async function insertReachableAlertJobs(
   const rows = await sql`
     INSERT INTO jobs (kind, payload, dedupe_key, max_attempts)
     SELECT j.kind, j.payload, j.dedupe_key, j.max_attempts
-      FROM jsonb_to_recordset(${
-    sql.json(jobs.map((j) => ({
-      kind: j.kind,
-      payload: j.payload,
-      dedupe_key: j.dedupeKey,
-      max_attempts: j.maxAttempts ?? 5,
-    })) as never)
-  }) AS j(kind text, payload jsonb, dedupe_key text, max_attempts integer)
+      FROM ${newJobRows(sql, jobs)}
      WHERE (${email}::boolean
             OR (SELECT true FROM users u JOIN push_subscriptions s ON s.user_id = u.id
                  WHERE u.workspace_id = (j.payload->>'workspaceId')::bigint

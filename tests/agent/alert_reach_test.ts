@@ -13,7 +13,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { startPushService } from "../helpers/push_service.ts";
+import { pushEnv, startPushService } from "../helpers/push_service.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { scrape } from "../observability/prometheus.ts";
 import { pollUntil } from "../portal/poll.ts";
@@ -29,10 +29,7 @@ Deno.test("alerts: queued only where an agent can receive them", serverTestOptio
     env: {
       ...WIDGET_ENV,
       AI_BASE_URL: fake.baseUrl,
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
-      PUSH_ALLOW_HOSTS: push.hostPort,
-      PUSH_CA_FILE: push.caFile,
+      ...pushEnv(push, vapid),
       METRICS_TOKEN: METRICS,
     },
   });

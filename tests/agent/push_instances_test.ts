@@ -10,7 +10,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { startPushService } from "../helpers/push_service.ts";
+import { pushEnv, startPushService } from "../helpers/push_service.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
 const shared = Boolean(Deno.env.get("DATABASE_URL") && Deno.env.get("REDIS_URL"));
@@ -26,10 +26,7 @@ Deno.test({
     const env = {
       ...WIDGET_ENV,
       AI_BASE_URL: fake.baseUrl,
-      VAPID_PUBLIC_KEY: vapid.publicKey,
-      VAPID_PRIVATE_KEY: vapid.privateKey,
-      PUSH_ALLOW_HOSTS: push.hostPort,
-      PUSH_CA_FILE: push.caFile,
+      ...pushEnv(push, vapid),
       SLA_CHECK_SECONDS: "1",
       REDIS_PREFIX: `t${crypto.randomUUID()}:`,
     };

@@ -12,7 +12,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
-import { type ReceivedPush, startPushService } from "../helpers/push_service.ts";
+import { pushEnv, type ReceivedPush, startPushService } from "../helpers/push_service.ts";
 import { openPushKeys } from "../../domain/notifications/push_keys.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 
@@ -27,11 +27,8 @@ const s = await startTestServer({
   env: {
     ...WIDGET_ENV,
     AI_BASE_URL: fake.baseUrl,
-    VAPID_PUBLIC_KEY: vapid.publicKey,
-    VAPID_PRIVATE_KEY: vapid.privateKey,
+    ...pushEnv(push, vapid),
     VAPID_SUBJECT: "mailto:ops@parley.test",
-    PUSH_ALLOW_HOSTS: push.hostPort,
-    PUSH_CA_FILE: push.caFile,
     SLA_CHECK_SECONDS: "1",
     PUSH_TIMEOUT_MS: "1500",
   },

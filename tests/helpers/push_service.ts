@@ -228,6 +228,22 @@ export async function makeTestCertificate(): Promise<
   };
 }
 
+/**
+ * The server settings that send its pushes to `push`, signed with `vapid`:
+ * the keys, and the service's host and test CA let past the address policy.
+ */
+export function pushEnv(
+  push: PushService,
+  vapid: { publicKey: string; privateKey: string },
+): Record<string, string> {
+  return {
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    PUSH_ALLOW_HOSTS: push.hostPort,
+    PUSH_CA_FILE: push.caFile,
+  };
+}
+
 export async function startPushService(): Promise<PushService> {
   const tls = await makeTestCertificate();
   const subs = new Map<string, Keys>();
