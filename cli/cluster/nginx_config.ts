@@ -21,7 +21,14 @@ export interface Upstream {
 export function nginxRouting(upstreams: Upstream[], listen: string): string {
   const list = (pick: (u: Upstream) => string) =>
     upstreams.map((u) => `    server ${pick(u)} max_fails=0;`).join("\n");
-  return `upstream parley {
+  return `# Upgrade requests (the sockets under /app/) keep their Upgrade; every other
+# request goes upstream without a Connection header.
+map $http_upgrade $parley_connection {
+    default upgrade;
+    "" "";
+}
+
+upstream parley {
     # The instance with the fewest open connections: long streams do not pile
     # up on one instance. No instance is ever marked down (max_fails=0): one
     # that is stopped refuses the connection at once and the request goes to
@@ -41,11 +48,19 @@ ${list((u) => u.socket)}
 server {
     listen ${listen};
     client_max_body_size ${CLIENT_MAX_BODY};
-    # Each instance reads the client's address from the right-most hop that is
-    # not a trusted proxy: set TRUSTED_PROXIES to this balancer's address.
+
+    # Every header sent upstream is set here, and no location sets one: nginx
+    # drops ALL of these in any location that has a proxy_set_header of its own,
+    # and each instance would then see the balancer's address for every client
+    # and believe whatever X-Forwarded-For a client sent.
+    # Each instance takes the client's address from the right-most hop that is
+    # not a trusted proxy: set TRUSTED_PROXIES to this balancer's address (and
+    # to any proxy in front of it), so the hop nginx appends is the one read.
     proxy_set_header Host $http_host;
     proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
     proxy_set_header X-Forwarded-Proto $scheme;
+    proxy_set_header Upgrade $http_upgrade;
+    proxy_set_header Connection $parley_connection;
     proxy_http_version 1.1;
     # An instance that fails before answering (connection refused or reset:
     # stopped, restarting, killed) passes the request to the next instance,
@@ -62,8 +77,6 @@ server {
     # instance's REALTIME_URL to this balancer's ws(s):// address.
     location /app/ {
         proxy_pass http://parley_sockets;
-        proxy_set_header Upgrade $http_upgrade;
-        proxy_set_header Connection "upgrade";
         proxy_read_timeout 1h;
         proxy_send_timeout 1h;
     }
@@ -71,15 +84,21 @@ server {
     # The widget's reply stream: every event leaves at once (no buffering).
     location ~ ^/widget/[^/]+/stream$ {
         proxy_pass http://parley;
-        proxy_set_header Connection "";
         proxy_buffering off;
         proxy_cache off;
         proxy_read_timeout 5m;
     }
 
+    # Metrics are scraped from each instance directly (docs/operations.md):
+    # one scrape through the balancer would read a random instance's figures,
+    # and the endpoint has no business on the public address.
+    location = /metrics {
+        default_type application/json;
+        return 404 '{"message":"Not found."}';
+    }
+
     location / {
         proxy_pass http://parley;
-        proxy_set_header Connection "";
         proxy_read_timeout 5m;
     }
 }

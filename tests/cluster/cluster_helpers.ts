@@ -8,7 +8,8 @@ import { type Cluster, startCluster } from "../../cli/cluster/start_cluster.ts";
 import { createTestDatabase } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
 import { type FakeAi, startFakeAi } from "../helpers/fake_ai.ts";
-import { freshIp, parseSse, type SseEvent } from "../widget/widget_client.ts";
+import { parseSse, type SseEvent } from "../widget/widget_client.ts";
+import { freshLoopbackAddress } from "../helpers/client_at.ts";
 
 const APP_KEY = "base64:" + btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
 
@@ -74,17 +75,23 @@ export async function startTestCluster(
 
 export type StampedEvent = SseEvent & { atMs: number };
 
-/** POST the widget stream and read it as it arrives, each event stamped (ms since the request). */
+/**
+ * POST the widget stream and read it as it arrives, each event stamped (ms since the request).
+ * Each call comes from a loopback address of its own (`from`, or a fresh one), as a distinct
+ * visitor would through the balancer: no X-Forwarded-For is sent.
+ */
 export async function readStream(
   baseUrl: string,
   key: string,
   body: unknown,
-  headers: Record<string, string> = freshIp(),
+  from: string = freshLoopbackAddress(),
 ): Promise<{ status: number; events: StampedEvent[]; error?: string }> {
+  using client = Deno.createHttpClient({ localAddress: from });
   const started = performance.now();
   const res = await fetch(`${baseUrl}/widget/${key}/stream`, {
     method: "POST",
-    headers: { accept: "text/event-stream", "content-type": "application/json", ...headers },
+    client,
+    headers: { accept: "text/event-stream", "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   const events: StampedEvent[] = [];
