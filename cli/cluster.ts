@@ -52,6 +52,7 @@ if (import.meta.main) {
       dataDir,
       output: "inherit",
       log: (line) => console.log(line),
+      supervise: true,
     });
     console.log(
       [

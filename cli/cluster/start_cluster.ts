@@ -19,6 +19,12 @@ export interface ClusterOptions {
   /** Where each instance's output goes: inherited (the CLI) or discarded (tests). */
   output?: "inherit" | "null";
   log?: (line: string) => void;
+  /**
+   * Start an instance again when it exits without being asked to (a crash, an
+   * out-of-memory kill), after a back-off: what compose's `restart:
+   * unless-stopped` does for the containers.
+   */
+  supervise?: boolean;
 }
 
 export interface Instance {
@@ -34,6 +40,11 @@ export interface Instance {
   kill(signal: Deno.Signal): Promise<Deno.CommandStatus>;
   /** Start it again on the same port (after a kill), ready when this resolves. */
   start(): Promise<void>;
+  /**
+   * Called when the process exits without `kill()` having been asked for it
+   * (with the time it ran, ms); set by the supervisor.
+   */
+  onUnexpectedExit?: (ranMs: number) => void;
 }
 
 export interface Cluster {
@@ -76,6 +87,8 @@ export function spawnInstance(
 ): Instance {
   let child: Deno.ChildProcess | null = null;
   let running = false;
+  /** Processes asked to stop: their exit is no crash. */
+  const expected = new WeakSet<Deno.ChildProcess>();
   const url = `http://127.0.0.1:${port}`;
   const instance: Instance = {
     index,
@@ -90,6 +103,7 @@ export function spawnInstance(
     },
     async kill(signal) {
       const c = child!;
+      expected.add(c);
       try {
         c.kill(signal);
       } catch { /* already gone */ }
@@ -112,8 +126,10 @@ export function spawnInstance(
       }).spawn();
       child = c;
       running = true;
+      const startedAt = Date.now();
       c.status.then(() => {
         if (child === c) running = false;
+        if (!expected.has(c)) instance.onUnexpectedExit?.(Date.now() - startedAt);
       });
       await waitReady(`${url}/readyz`, () => !running);
     },
@@ -139,7 +155,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     (_, i) => spawnInstance(i + 1, freePort(), freePort(), env, opts.output ?? "null"),
   );
   let nginx: RunningNginx | null = null;
+  const supervisor = opts.supervise ? superviseInstances(instances, log) : null;
   const stop = async () => {
+    supervisor?.stop();
     await nginx?.stop();
     await Promise.all(instances.filter((i) => i.running).map((i) => i.kill("SIGTERM")));
   };
@@ -160,4 +178,52 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     throw err;
   }
   return { url, port, instances, nginxConfig: nginx.configPath, stop };
+}
+
+/** The first restart's delay; it doubles after each quick crash, up to the cap. */
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** An instance that ran this long before exiting starts again after the first delay. */
+const HEALTHY_RUN_MS = 60_000;
+
+/**
+ * Starts each instance again after it exits on its own: after 1 s, then 2, 4,
+ * ... up to 30 s while it keeps failing (a crash loop must not spin), and
+ * after 1 s again once it had run for a minute.
+ */
+export function superviseInstances(
+  instances: Instance[],
+  log: (line: string) => void,
+): { stop(): void } {
+  let stopped = false;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  for (const instance of instances) {
+    let delay = RESTART_FIRST_MS;
+    const restart = () => {
+      if (stopped) return;
+      instance.start().then(
+        () => log(`cluster: instance ${instance.index} is back on ${instance.url}`),
+        // Its exit before it was ready has already scheduled the next try.
+        () => {},
+      );
+    };
+    instance.onUnexpectedExit = (ranMs) => {
+      if (stopped) return;
+      delay = ranMs >= HEALTHY_RUN_MS ? RESTART_FIRST_MS : delay;
+      log(`cluster: instance ${instance.index} exited; starting it again in ${delay / 1000} s`);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        restart();
+      }, delay);
+      timers.add(timer);
+      delay = Math.min(delay * 2, RESTART_MAX_MS);
+    };
+  }
+  return {
+    stop() {
+      stopped = true;
+      for (const timer of timers) clearTimeout(timer);
+      for (const instance of instances) instance.onUnexpectedExit = undefined;
+    },
+  };
 }

@@ -26,6 +26,8 @@ export async function startTestCluster(
     env?: Record<string, string>;
     /** The seeded test plan's monthly message limit (long runs lift it). */
     monthlyLimit?: number;
+    /** Start instances again after a crash, as `deno task cluster` does. */
+    supervise?: boolean;
   } = {},
 ): Promise<TestCluster> {
   const db = (await createTestDatabase())!;
@@ -42,6 +44,7 @@ export async function startTestCluster(
     cluster = await startCluster({
       instances: opts.instances ?? 3,
       port: 0,
+      supervise: opts.supervise,
       dataDir,
       env: {
         DATABASE_URL: db.url,
