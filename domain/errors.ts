@@ -51,6 +51,12 @@ export class Invalid extends DomainError {
 /** The request conflicts with current state (409). */
 export class Conflict extends DomainError {}
 
+/**
+ * A keyed request whose first attempt is still being answered elsewhere (409;
+ * on the widget stream the `still_answering` event, never plain JSON).
+ */
+export class StillAnswering extends Conflict {}
+
 /** Monthly quota, rate limit or lockout (429); `retryAfter` in seconds. */
 export class QuotaExceeded extends DomainError {
   constructor(message: string, public readonly retryAfter: number | null = null) {

@@ -59,9 +59,20 @@ export interface Kv {
    * it is exhausted now.
    */
   settle(key: string, outcome: SlotOutcome, limit: number, windowMs: number): Promise<boolean>;
-  /** Take a lock for `ttlMs`; false when someone else holds it. */
-  acquire(key: string, ttlMs: number): Promise<boolean>;
-  release(key: string): Promise<void>;
+  /**
+   * Take a lock for `ttlMs`; false when someone else holds it. `owner`, a
+   * value unique to the holder, lets only that holder renew or release it
+   * (a holder that lost its lock to expiry must not end its successor's).
+   */
+  acquire(key: string, ttlMs: number, owner?: string): Promise<boolean>;
+  /**
+   * Keep a lock `owner` still holds for `ttlMs` from now; false, and nothing
+   * changed, when it expired or another holder has it. A short lock renewed
+   * while its holder works lapses soon after the holder dies.
+   */
+  renew(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Give a lock back; with `owner`, only while that holder still has it. */
+  release(key: string, owner?: string): Promise<void>;
   /** A short-lived cached value (`cache:` keys); null when absent or expired. */
   getCached(key: string): Promise<string | null>;
   /** Cache `value` for `ttlMs`, replacing what was there. */

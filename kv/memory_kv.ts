@@ -15,7 +15,7 @@ interface Budget {
 
 export function createMemoryKv(now: () => number = Date.now): Kv {
   const counters = new Map<string, Entry>();
-  const locks = new Map<string, number>();
+  const locks = new Map<string, { owner: string; until: number }>();
   const budgets = new Map<string, Budget>();
   const liveBudget = (key: string): Budget | undefined => {
     const b = budgets.get(key);
@@ -41,7 +41,7 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
   const sweep = setInterval(() => {
     const t = now();
     for (const [k, e] of counters) if (e.expiresAt <= t) counters.delete(k);
-    for (const [k, until] of locks) if (until <= t) locks.delete(k);
+    for (const [k, l] of locks) if (l.until <= t) locks.delete(k);
     for (const [k, b] of budgets) if (b.expiresAt <= t) budgets.delete(k);
     for (const [k, c] of cached) if (c.expiresAt <= t) cached.delete(k);
     for (const [k, e] of slots) if (e.expiresAt <= t) slots.delete(k);
@@ -97,15 +97,24 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
       if (b.spent === 0 && b.pending === 0) budgets.delete(key);
       return Promise.resolve(false);
     },
-    acquire(key, ttlMs) {
+    acquire(key, ttlMs, owner = "") {
       const t = now();
-      const until = locks.get(key);
-      if (until !== undefined && until > t) return Promise.resolve(false);
-      locks.set(key, t + ttlMs);
+      const held = locks.get(key);
+      if (held !== undefined && held.until > t) return Promise.resolve(false);
+      locks.set(key, { owner, until: t + ttlMs });
       return Promise.resolve(true);
     },
-    release(key) {
-      locks.delete(key);
+    renew(key, owner, ttlMs) {
+      const t = now();
+      const held = locks.get(key);
+      if (held === undefined || held.until <= t || held.owner !== owner) {
+        return Promise.resolve(false);
+      }
+      held.until = t + ttlMs;
+      return Promise.resolve(true);
+    },
+    release(key, owner) {
+      if (owner === undefined || locks.get(key)?.owner === owner) locks.delete(key);
       return Promise.resolve();
     },
     getCached(key) {

@@ -71,6 +71,17 @@ const GIVE_SLOT_SCRIPT = `
 if redis.call('DECR', KEYS[1]) <= 0 then redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// A lock's value is its owner: only the owner extends or deletes it, in one
+// step, so a holder whose lock lapsed cannot touch its successor's.
+const RENEW_LOCK_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+const RELEASE_LOCK_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
+
 export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv> {
   const client = createClient({
     url,
@@ -125,12 +136,26 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
       });
       return exhausted === 1;
     },
-    async acquire(key, ttlMs) {
-      const ok = await client.set(prefix + "lock:" + key, "1", { PX: ttlMs, NX: true } as never);
+    async acquire(key, ttlMs, owner = "1") {
+      const ok = await client.set(prefix + "lock:" + key, owner, { PX: ttlMs, NX: true } as never);
       return ok === "OK";
     },
-    async release(key) {
-      await client.del(prefix + "lock:" + key);
+    async renew(key, owner, ttlMs) {
+      const renewed = await client.eval(RENEW_LOCK_SCRIPT, {
+        keys: [prefix + "lock:" + key],
+        arguments: [owner, String(ttlMs)],
+      });
+      return renewed === 1;
+    },
+    async release(key, owner) {
+      if (owner === undefined) {
+        await client.del(prefix + "lock:" + key);
+        return;
+      }
+      await client.eval(RELEASE_LOCK_SCRIPT, {
+        keys: [prefix + "lock:" + key],
+        arguments: [owner],
+      });
     },
     async getCached(key) {
       return (await client.get(prefix + "cache:" + key)) ?? null;
@@ -208,6 +233,7 @@ const BOUNDED = [
   "claim",
   "settle",
   "acquire",
+  "renew",
   "release",
   "getCached",
   "setCached",

@@ -6,7 +6,8 @@
  * or text) is refused with 422, like a reused key on the best payment APIs.
  * A reply not stored yet is awaited while the first request still holds the
  * answering lock; once that request is gone without one (its provider call
- * failed, or its instance died) the retry answers the stored message itself.
+ * failed, or its instance died and its lock lapsed, within ANSWERING_TTL_MS)
+ * the retry answers the stored message itself.
  */
 import type { AppDeps } from "../deps.ts";
 import type { ChatbotRow } from "../../db/chatbots.ts";
@@ -18,13 +19,16 @@ import {
   type MessageRow,
   replyClientId,
 } from "../../db/messages.ts";
-import { Conflict, Invalid } from "../errors.ts";
+import { Conflict, Invalid, StillAnswering } from "../errors.ts";
 import { generateReply, type Reply } from "../ai/generate_reply.ts";
 import type { AnsweringLock } from "./answering_lock.ts";
 import { HUMAN_OWNS_NOTE } from "./start_visitor_turn.ts";
 import { aiMayAnswer } from "./state_machine.ts";
 
-/** How long a retry waits for the first request's reply before answering 409. */
+/**
+ * How long a retry waits for a first request that is still at work (it keeps
+ * renewing its lock) before answering 409; a dead one's lock lapses far sooner.
+ */
 export const REPLAY_WAIT_MS = 30_000;
 const POLL_MS = 250;
 
@@ -81,7 +85,7 @@ export async function claimKeyedTurn(
   for (;;) {
     if (await findVisitorMessageByKey(deps.sql, workspaceId, clientId)) return "replay";
     if (await lock.retake()) return "write";
-    if (performance.now() > deadline) throw new Conflict(STILL_ANSWERING);
+    if (performance.now() > deadline) throw new StillAnswering(STILL_ANSWERING);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -151,7 +155,7 @@ export async function answerStoredTurn(
       if (reply) return { source: "ai", reply, conversation };
       held = false; // someone stored it meanwhile: read it on the next round
     } else if (performance.now() > deadline || opts.signal?.aborted) {
-      throw new Conflict(STILL_ANSWERING);
+      throw new StillAnswering(STILL_ANSWERING);
     } else {
       await new Promise((r) => setTimeout(r, POLL_MS));
       if (opts.mayAnswer) held = await lock.retake();

@@ -2,7 +2,9 @@
  * POST /widget/{key}/stream: the visitor's message and the AI reply as
  * Server-Sent Events (`meta`, `delta`…, then `done` or `error`). Every
  * refusal before the visitor message is stored is a plain JSON error with the
- * same rate limit, status mapping and 422 shape as the other doors.
+ * same rate limit, status mapping and 422 shape as the other doors, but one:
+ * a keyed retry whose first attempt is still at work gets the `still_answering`
+ * event the widget knows, whether or not that attempt has stored the message.
  */
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
@@ -13,6 +15,7 @@ import {
   type ProviderFailureKind,
   ProviderUnavailable,
   QuotaExceeded,
+  StillAnswering,
 } from "../../domain/errors.ts";
 import type { TurnAnswer } from "../../domain/widget/stream_turn.ts";
 import { openWidgetTurn } from "../../domain/widget/widget_turn.ts";
@@ -211,6 +214,14 @@ export async function handleStream(
     }, { headers, onError: onFault });
   } catch (err) {
     if (err instanceof BadBody) return jsonResponse(err.status, { message: err.message }, headers);
+    if (err instanceof StillAnswering) {
+      // Nothing stored by this request, so no `meta` to send: the stream is its end alone.
+      const error = streamError(deps, key, err, onFault);
+      return sseResponse((out) => {
+        out.send("error", error);
+        return Promise.resolve();
+      }, { headers, onError: onFault });
+    }
     return errorResponse(toErrorReply(err, onFault), headers);
   }
 }

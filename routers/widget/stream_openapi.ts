@@ -23,7 +23,9 @@ The operator's cause goes to the server log. Clients ignore events they do not k
 Retries: send \`client_id\` (or the \`Idempotency-Key\` header), a new one per message and the same
 one when retrying it. A retry of a stored message streams that message's \`meta\` and its stored
 reply (one \`delta\` with the whole text) instead of storing it twice; the same key for a different
-message is 422.
+message is 422. A retry whose first attempt is still at work waits for its reply (up to 30 s; an
+attempt whose instance died is taken over within 6 s); past that it ends with \`error\` code
+\`still_answering\`, alone (no \`meta\`) when the message was not stored yet.
 
 A refusal before the visitor message is stored (unknown bot, validation, rate limit, monthly
 quota) is a plain JSON error, not a stream.`;

@@ -117,6 +117,26 @@ for (const impl of implementations) {
           assertEquals(await kv.acquire("l1", 1000), true);
         });
 
+        await t.step("only a lock's owner renews or releases it", async () => {
+          assertEquals(await kv.acquire("l2", 300, "me"), true);
+          assertEquals(await kv.renew("l2", "someone else", 10_000), false);
+          await kv.release("l2", "someone else");
+          assertEquals(await kv.acquire("l2", 300, "them"), false, "still mine");
+          // Renewed past its first expiry, it is still held.
+          await sleep(150);
+          assertEquals(await kv.renew("l2", "me", 300), true);
+          await sleep(250);
+          assertEquals(await kv.acquire("l2", 300, "them"), false, "renewed");
+          await kv.release("l2", "me");
+          assertEquals(await kv.acquire("l2", 150, "them"), true);
+          // Lapsed: the old owner can neither renew it nor end its successor's.
+          await sleep(250);
+          assertEquals(await kv.renew("l2", "them", 10_000), false);
+          assertEquals(await kv.acquire("l2", 10_000, "next"), true);
+          await kv.release("l2", "them");
+          assertEquals(await kv.acquire("l2", 10_000, "other"), false, "the successor's");
+        });
+
         await t.step("pub/sub delivers to subscribers until they unsubscribe", async () => {
           const got: string[] = [];
           const unsubscribe = await kv.subscribe("ch", (m) => got.push(m));
