@@ -12,7 +12,8 @@
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { http } from "../helpers/http.ts";
 import { T } from "../helpers/fixtures.ts";
-import { freshIp, parseSse, type SseEvent } from "../widget/widget_client.ts";
+import { parseSse, type SseEvent } from "../widget/widget_client.ts";
+import { freshLoopbackAddress } from "../helpers/client_at.ts";
 import { readStream, startTestCluster } from "./cluster_helpers.ts";
 import type { Instance } from "../../cli/cluster/start_cluster.ts";
 
@@ -26,11 +27,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function streamUntilFirstDelta(
   url: string,
   body: Record<string, unknown>,
-  headers: Record<string, string>,
+  from: string,
 ): Promise<SseEvent[]> {
+  const client = Deno.createHttpClient({ localAddress: from });
   const res = await fetch(`${url}/widget/${BOT}/stream`, {
     method: "POST",
-    headers: { accept: "text/event-stream", "content-type": "application/json", ...headers },
+    client,
+    headers: { accept: "text/event-stream", "content-type": "application/json" },
     body: JSON.stringify(body),
   });
   assertEquals(res.status, 200);
@@ -46,6 +49,7 @@ async function streamUntilFirstDelta(
     if (events.some((e) => e.event === "delta")) {
       // Reading on would see the cut; the body goes with the connection.
       reader.cancel().catch(() => {});
+      client.close();
       return events;
     }
   }
@@ -93,7 +97,7 @@ Deno.test({
           withVictim(cluster.instances[0]!, async (victim) => {
             const q = "Do you ship to Portugal?";
             const body = { visitor_id: "v_kill_stream", message: q, client_id: "k-kill-stream" };
-            const ip = freshIp();
+            const ip = freshLoopbackAddress();
             ai.chunkDelayMs = 400; // about 4 s of reply: in flight when the kill comes
             const first = await streamUntilFirstDelta(victim.url, body, ip);
             const meta = first.find((e) => e.event === "meta")!.data;
