@@ -7162,7 +7162,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         } | null;
                     };
                 };
@@ -7213,7 +7213,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         };
                     };
                 };
@@ -7268,7 +7268,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         } | null;
                     };
                 };
