@@ -12,11 +12,11 @@ import { createEventBus } from "./event_bus.ts";
 import { traceQueries } from "../domain/observability/traced_queries.ts";
 import { type Database, openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
-import { stillValidTokenIds } from "../db/tokens.ts";
 import { createMemoryKv } from "../kv/memory_kv.ts";
 import { createRedisKv } from "../kv/redis_kv.ts";
 import { importAppKey } from "../domain/auth/secrets.ts";
 import { SocketHub } from "../domain/realtime/socket_hub.ts";
+import { recheckSubscriptions } from "../domain/realtime/subscription_recheck.ts";
 import { deriveRealtimeSecret } from "../domain/realtime/pusher_signature.ts";
 import { applySeed } from "../domain/seed/apply_seed.ts";
 import { encryptLegacyIdentitySecrets } from "../domain/auth/identity_secret.ts";
@@ -59,7 +59,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       // With Redis, client events and presence are shared by every instance.
       kv: config.redisUrl ? kv : null,
       grants: kv,
-      validTokens: (ids) => stillValidTokenIds(db.sql, ids, clock()),
+      recheck: (held) => recheckSubscriptions(db.sql, held, clock()),
       recheckMs: config.realtimeRecheckSeconds * 1000,
       log,
     });

@@ -56,6 +56,33 @@ export async function findConversationByPublicId(
   return row ?? null;
 }
 
+/** What a conversation's realtime channels are authorised on: its workspace and its bot's screen flag. */
+export interface ConversationChannelFacts {
+  public_id: string;
+  workspace_id: number;
+  /** The bot's branding `screen_share` (off unless stored as true). */
+  screen_share: boolean;
+}
+
+/**
+ * The facts of these conversations (missing ones are left out). Not
+ * workspace-scoped: the realtime server re-checks the conversation and
+ * screen channels every instance holds in one query, and compares the
+ * workspace itself.
+ */
+export async function conversationChannelFacts(
+  sql: Executor,
+  publicIds: string[],
+): Promise<ConversationChannelFacts[]> {
+  const ids = publicIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  return await sql<ConversationChannelFacts[]>`
+    SELECT c.public_id::text AS public_id, c.workspace_id::int AS workspace_id,
+           coalesce(b.branding->>'screen_share' = 'true', false) AS screen_share
+      FROM conversations c JOIN chatbots b ON b.id = c.chatbot_id
+     WHERE c.public_id = ANY(${ids}::uuid[])`;
+}
+
 export async function findConversationById(
   sql: Executor,
   workspaceId: number,

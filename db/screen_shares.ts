@@ -2,7 +2,7 @@
 import type { Executor } from "./client.ts";
 
 export type ScreenShareState = "requested" | "active" | "declined" | "ended";
-export type ScreenShareEnd = "visitor" | "agent" | "closed" | "left";
+export type ScreenShareEnd = "visitor" | "agent" | "closed" | "left" | "turned_off";
 
 export interface ScreenShareRow {
   id: number;
@@ -99,6 +99,27 @@ export async function endScreenShareOfClosed(
        AND s.conversation_id = c.id AND s.state IN ('requested', 'active')
     RETURNING s.*`;
   return row ?? null;
+}
+
+/**
+ * Ends every open request or share in the bot's conversations (`turned_off`:
+ * its screen sharing was switched off), with each one's conversation id. Run
+ * in the transaction that turns the flag off: a request or consent that read
+ * the flag under its row lock (screen_share_target.ts) either finished
+ * before, and is ended here, or waits and sees the flag off.
+ */
+export async function endScreenSharesOfBot(
+  sql: Executor,
+  workspaceId: number,
+  chatbotId: number,
+  now: Date,
+): Promise<(ScreenShareRow & { conversation_public_id: string })[]> {
+  return await sql<(ScreenShareRow & { conversation_public_id: string })[]>`
+    UPDATE screen_shares s SET state = 'ended', ended_by = 'turned_off', ended_at = ${now}
+      FROM conversations c
+     WHERE c.workspace_id = ${workspaceId} AND c.chatbot_id = ${chatbotId}
+       AND s.conversation_id = c.id AND s.state IN ('requested', 'active')
+    RETURNING s.*, c.public_id AS conversation_public_id`;
 }
 
 /** Shares being recorded now, across workspaces (few at any time: a partial index serves it). */

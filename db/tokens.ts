@@ -193,19 +193,29 @@ export async function revokeOwnToken(
   return rows.length > 0;
 }
 
+/** Who holds a token still good at `now`: what a channel's authorisation is decided on. */
+export interface TokenHolderRow {
+  id: number;
+  ability: Ability;
+  role: TokenAuthRow["user_role"];
+  user_id: number;
+  workspace_id: number;
+}
+
 /**
- * Of `ids`, those still good at `now`: not revoked, not expired, their user
- * and workspace not suspended. Not workspace-scoped: the realtime server
- * re-checks the tokens behind every instance's subscriptions in one query.
+ * Of `ids`, those still good at `now` (not revoked, not expired, their user
+ * and workspace not suspended), with their holder's role. Not
+ * workspace-scoped: the realtime server re-checks the tokens behind every
+ * instance's subscriptions in one query.
  */
-export async function stillValidTokenIds(
+export async function tokenHolders(
   sql: Executor,
   ids: number[],
   now: Date,
-): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await sql<{ id: number }[]>`
-    SELECT t.id::int AS id
+): Promise<TokenHolderRow[]> {
+  if (ids.length === 0) return [];
+  return await sql<TokenHolderRow[]>`
+    SELECT t.id::int AS id, t.ability, u.role, u.id::int AS user_id, t.workspace_id::int AS workspace_id
       FROM access_tokens t
       JOIN users u ON u.id = t.user_id
       JOIN workspaces w ON w.id = t.workspace_id
@@ -213,5 +223,4 @@ export async function stillValidTokenIds(
        AND NOT u.suspended AND NOT w.suspended
        -- A dashboard token opens the dashboard only while its holder's role may (not an agent).
        AND (t.ability <> 'dashboard' OR u.role <> 'agent')`;
-  return new Set(rows.map((r) => r.id));
 }

@@ -133,6 +133,27 @@ export type ParleyEvent =
   /** A token was revoked (sign-out): the realtime subscriptions it authorised end on every instance. */
   | { type: "token.revoked"; workspaceId: number; tokenId: number }
   | {
+    /**
+     * A teammate's role changed, or they were suspended, restored or removed:
+     * every instance re-checks its realtime subscriptions at once, so those
+     * the member may no longer join end (docs/realtime.md).
+     */
+    type: "member.changed";
+    workspaceId: number;
+    userId: number;
+    change: "role" | "suspended" | "restored" | "removed";
+  }
+  | {
+    /**
+     * A bot's branding `screen_share` was turned off: its open shares have
+     * ended (each with its own `screen_share.updated`), and every instance
+     * re-checks its subscriptions at once, ending the bot's screen channels.
+     */
+    type: "screen_share.turned_off";
+    workspaceId: number;
+    chatbotId: number;
+  }
+  | {
     /** A screen share was requested, answered or ended; `resync`: the agent asks for a new full view. */
     type: "screen_share.updated";
     workspaceId: number;

@@ -7,14 +7,23 @@
  * nested `proactive` object merged field by field). Provider and model are
  * fixed on the portal (a different value is refused, not ignored) and
  * editable by the dashboard's owners and administrators.
+ *
+ * Turning `screen_share` off ends the bot's open screen shares in the same
+ * transaction (`ended_by: turned_off`), and after commit tells both sides as
+ * a stopped share is told (`screen_share.updated`), then publishes
+ * `screen_share.turned_off` so every instance ends the bot's screen-channel
+ * subscriptions at once (docs/agent-api.md#screen-sharing).
  */
-import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../deps.ts";
 import { updateChatbotSettings } from "../../db/chatbots.ts";
+import { endScreenSharesOfBot } from "../../db/screen_shares.ts";
 import { type Branding, brandingOf } from "./branding.ts";
 import { getChatbot } from "./get_chatbot.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { type PortalBotDetail, portalBotDetail } from "../portal/portal_chatbot_view.ts";
 import { PROVIDER_CODES } from "../ai/providers.ts";
+import { type ParleyEvent, publishEvents } from "../events.ts";
+import { screenShareView } from "../screen_share/screen_share_view.ts";
 
 export interface ChatbotUpdate {
   name: string;
@@ -33,12 +42,13 @@ export interface ChatbotUpdate {
 }
 
 export async function updateChatbot(
-  sql: Sql,
+  deps: Pick<AppDeps, "sql" | "bus" | "log" | "clock">,
   workspaceId: number,
   publicKey: string,
   input: ChatbotUpdate,
   rules: { providerAndModel: "fixed" | "editable" },
 ): Promise<PortalBotDetail> {
+  const sql = deps.sql;
   const current = await getChatbot(sql, workspaceId, publicKey);
   const errors: Record<string, string[]> = {};
   if (rules.providerAndModel === "fixed") {
@@ -67,16 +77,32 @@ export async function updateChatbot(
     ? null
     : input.welcome_message;
   const editable = rules.providerAndModel === "editable";
-  const updated = await updateChatbotSettings(sql, workspaceId, publicKey, {
-    name: input.name,
-    persona: input.persona,
-    instructions: input.instructions,
-    welcomeMessage: welcome,
-    isActive: input.is_active,
-    provider: editable ? input.provider : undefined,
-    model: editable ? input.model : undefined,
-    brandingPatch: patch,
+  const botId = Number(current.id);
+  const turnsOff = patch.screen_share === false;
+  const ended = await sql.begin(async (tx) => {
+    const updated = await updateChatbotSettings(tx, workspaceId, publicKey, {
+      name: input.name,
+      persona: input.persona,
+      instructions: input.instructions,
+      welcomeMessage: welcome,
+      isActive: input.is_active,
+      provider: editable ? input.provider : undefined,
+      model: editable ? input.model : undefined,
+      brandingPatch: patch,
+    });
+    if (!updated) throw new NotFound("Chatbot not found.");
+    return turnsOff ? await endScreenSharesOfBot(tx, workspaceId, botId, deps.clock()) : [];
   });
-  if (!updated) throw new NotFound("Chatbot not found.");
+  if (turnsOff && (ended.length > 0 || brandingOf(current.branding).screen_share)) {
+    // The shares' ends first, so a screen channel hears its share end before it is closed.
+    const events: ParleyEvent[] = ended.map((row) => ({
+      type: "screen_share.updated",
+      workspaceId,
+      conversationId: row.conversation_public_id,
+      share: screenShareView(row),
+    }));
+    events.push({ type: "screen_share.turned_off", workspaceId, chatbotId: botId });
+    await publishEvents(deps, events);
+  }
   return portalBotDetail(await getChatbot(sql, workspaceId, publicKey));
 }

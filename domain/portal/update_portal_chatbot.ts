@@ -3,7 +3,7 @@
  * (domain/chatbots/update_chatbot.ts) with provider and model fixed and the
  * four branding fields the portal takes, answering with the reduced branding.
  */
-import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../deps.ts";
 import type { Branding } from "../chatbots/branding.ts";
 import { updateChatbot } from "../chatbots/update_chatbot.ts";
 import type { PortalBotDetail } from "./portal_chatbot_view.ts";
@@ -29,13 +29,13 @@ export type ReducedBranding = Pick<
 >;
 
 export async function updatePortalChatbot(
-  sql: Sql,
+  deps: Pick<AppDeps, "sql" | "bus" | "log" | "clock">,
   workspaceId: number,
   publicKey: string,
   input: PortalBotUpdate,
 ): Promise<PortalBotDetail<ReducedBranding>> {
   const { primary_color, launcher_text, position, theme, recommend_mode, ...rest } = input;
-  const detail = await updateChatbot(sql, workspaceId, publicKey, {
+  const detail = await updateChatbot(deps, workspaceId, publicKey, {
     ...rest,
     branding: { primary_color, launcher_text, position, theme, recommend_mode },
   }, { providerAndModel: "fixed" });

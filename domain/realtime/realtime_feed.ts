@@ -82,6 +82,10 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
       });
     case "token.revoked":
       return hub.endTokens(new Set([e.tokenId]));
+    case "member.changed":
+    case "screen_share.turned_off":
+      // Who may join what changed: re-check this instance's subscriptions now, not at the next tick.
+      return hub.recheckNow();
     case "conversation.rated":
       return hub.broadcast(workspace, "conversation.rated", {
         conversation_id: e.conversationId,

@@ -22,7 +22,8 @@ import { type MemberInfo, PresenceRegistry } from "./presence_registry.ts";
 import { checkSubscription } from "./subscription_check.ts";
 import { routeClientEvent } from "./client_events.ts";
 import { HubLink, type LinkMessage } from "./hub_link.ts";
-import { readGrant, TOKEN_ENDED_MESSAGE } from "./subscription_grants.ts";
+import { CHANNEL_REFUSED_MESSAGE, readGrant, TOKEN_ENDED_MESSAGE } from "./subscription_grants.ts";
+import type { HeldSubscription, RecheckVerdict } from "./subscription_recheck.ts";
 
 export interface HubOptions {
   creds: RealtimeCredentials;
@@ -34,9 +35,12 @@ export interface HubOptions {
   maxBufferedBytes?: number;
   /** Where broadcasting/auth records which token signed which subscription (every instance's Kv). */
   grants?: Kv;
-  /** Of these token ids, those still valid (not revoked, expired or suspended). */
-  validTokens?: (ids: number[]) => Promise<Set<number>>;
-  /** How often the tokens behind this instance's subscriptions are checked again. */
+  /**
+   * Whether each subscription would still be authorised (subscription_recheck.ts):
+   * one verdict per subscription, in order.
+   */
+  recheck?: (held: HeldSubscription[]) => Promise<RecheckVerdict[]>;
+  /** How often this instance's subscriptions are checked again (besides on demand). */
   recheckMs?: number;
   /** Where dropped slow sockets are reported. */
   log?: { warn(msg: string, fields?: Record<string, unknown>): void };
@@ -95,7 +99,9 @@ export class SocketHub {
   private readonly pongTimeoutMs: number;
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
   private recheckTimer: ReturnType<typeof setInterval> | undefined;
-  private rechecking = false;
+  /** The re-check under way, if any; `recheckAgain` asks for one more after it. */
+  private rechecking: Promise<void> | null = null;
+  private recheckAgain = false;
   private closing = false;
 
   constructor(private readonly opts: HubOptions) {
@@ -114,9 +120,9 @@ export class SocketHub {
     const timer = setInterval(() => this.sweep(), every);
     Deno.unrefTimer(timer);
     this.sweepTimer = timer;
-    if (this.opts.validTokens) {
+    if (this.opts.recheck) {
       const recheck = setInterval(
-        () => this.recheckTokens(),
+        () => void this.recheckNow(),
         this.opts.recheckMs ?? DEFAULT_RECHECK_MS,
       );
       Deno.unrefTimer(recheck);
@@ -410,28 +416,73 @@ export class SocketHub {
     if (ended.size === 0) return;
     for (const conn of [...this.conns.values()]) {
       for (const [channel, tokenId] of [...conn.tokens]) {
-        if (!ended.has(tokenId)) continue;
-        this.send(conn, subscriptionErrorFrame(channel, 401, TOKEN_ENDED_MESSAGE));
-        this.unsubscribe(conn, channel);
+        if (ended.has(tokenId)) this.endSubscription(conn, channel, "token");
       }
     }
   }
 
-  /** Expiry and suspension publish no event: the tokens behind subscriptions are checked every few seconds. */
-  private async recheckTokens(): Promise<void> {
-    if (this.rechecking || !this.opts.validTokens) return;
-    const ids = new Set<number>();
-    for (const conn of this.conns.values()) for (const id of conn.tokens.values()) ids.add(id);
-    if (ids.size === 0) return;
-    this.rechecking = true;
-    try {
-      const valid = await this.opts.validTokens([...ids]);
-      this.endTokens(new Set([...ids].filter((id) => !valid.has(id))));
-    } catch (err) {
-      this.opts.log?.warn("realtime token re-check failed", { err: String(err) });
-    } finally {
-      this.rechecking = false;
+  /**
+   * Checks every subscription this instance holds against the rules that
+   * authorised it, now: on the timer, and when a domain event says who may
+   * join what has changed (a member's role, a bot's screen sharing). A call
+   * during a re-check runs one more after it, so a change committed while the
+   * first was reading is never missed. Resolves when done.
+   */
+  recheckNow(): Promise<void> {
+    if (!this.opts.recheck || this.closing) return Promise.resolve();
+    if (this.rechecking) {
+      this.recheckAgain = true;
+      return this.rechecking;
     }
+    const run = async () => {
+      do {
+        this.recheckAgain = false;
+        await this.recheckOnce();
+      } while (this.recheckAgain && !this.closing);
+    };
+    const p = run().finally(() => this.rechecking = null);
+    this.rechecking = p;
+    return p;
+  }
+
+  private async recheckOnce(): Promise<void> {
+    const held = new Map<string, HeldSubscription>();
+    for (const conn of this.conns.values()) {
+      for (const [channel, tokenId] of conn.tokens) {
+        held.set(heldKey(tokenId, channel), { tokenId, channel });
+      }
+    }
+    if (held.size === 0) return;
+    try {
+      const list = [...held.values()];
+      const verdicts = await this.opts.recheck!(list);
+      const ended = new Map<string, RecheckVerdict>();
+      list.forEach((h, i) => {
+        const v = verdicts[i];
+        if (v && v !== "ok") ended.set(heldKey(h.tokenId, h.channel), v);
+      });
+      if (ended.size === 0) return;
+      // Only what was checked: a channel joined (or re-joined with another token) meanwhile stays.
+      for (const conn of [...this.conns.values()]) {
+        for (const [channel, tokenId] of [...conn.tokens]) {
+          const why = ended.get(heldKey(tokenId, channel));
+          if (why === "token" || why === "channel") this.endSubscription(conn, channel, why);
+        }
+      }
+    } catch (err) {
+      this.opts.log?.warn("realtime subscription re-check failed", { err: String(err) });
+    }
+  }
+
+  /** Tells the socket why (401 the token ended, 403 the channel is no longer allowed) and leaves. */
+  private endSubscription(conn: Conn, channel: string, why: "token" | "channel"): void {
+    this.send(
+      conn,
+      why === "token"
+        ? subscriptionErrorFrame(channel, 401, TOKEN_ENDED_MESSAGE)
+        : subscriptionErrorFrame(channel, 403, CHANNEL_REFUSED_MESSAGE),
+    );
+    this.unsubscribe(conn, channel);
   }
 
   /** One timer for all sockets: ping the silent ones, drop those that never answered. */
@@ -471,6 +522,8 @@ function refuse(socket: HubSocket, code: number, message: string): null {
   socket.close(code, message);
   return null;
 }
+
+const heldKey = (tokenId: number, channel: string) => `${tokenId} ${channel}`;
 
 /** `123.456`-style ids, as Pusher issues them. */
 function newSocketId(): string {

@@ -4,7 +4,9 @@
  * (socket id and channel → token id) in the Kv, which every instance shares
  * with Redis; the socket reads it on subscribe and the subscription keeps its
  * token. A token revoked, expired or suspended (or its user or workspace)
- * then ends the subscriptions it opened (socket_hub.ts, docs/realtime.md).
+ * then ends the subscriptions it opened, and a token whose holder may no
+ * longer join a channel (a role changed, a bot's screen sharing turned off)
+ * ends that one (subscription_recheck.ts, socket_hub.ts, docs/realtime.md).
  */
 import type { Kv } from "../../kv/kv.ts";
 
@@ -32,3 +34,7 @@ export async function readGrant(kv: Kv, socketId: string, channel: string): Prom
 /** Why a token's subscriptions end, as the client is told. */
 export const TOKEN_ENDED_MESSAGE =
   "The token that authorised this channel is no longer valid (signed out, revoked, expired or suspended).";
+
+/** Why a subscription whose token is still good ends, as the client is told. */
+export const CHANNEL_REFUSED_MESSAGE =
+  "You are no longer allowed on this channel (your role changed, the bot's screen sharing was turned off, or the conversation is gone).";

@@ -13,11 +13,11 @@ import {
   openScreenShare,
   startScreenShare,
 } from "../../db/screen_shares.ts";
-import { brandingOf } from "../chatbots/branding.ts";
 import { Conflict, Forbidden } from "../errors.ts";
 import { publishEvent } from "../events.ts";
 import { requireVisitorConversation } from "../widget/visitor_conversation.ts";
 import { markShareSeen } from "./screen_share_liveness.ts";
+import { screenShareEnabled } from "./screen_share_target.ts";
 import {
   CONVERSATION_CLOSED,
   SCREEN_SHARE_OFF,
@@ -47,7 +47,10 @@ export async function answerScreenShare(
     );
     const open = await openScreenShare(tx, bot.workspace_id, conv.id);
     if (input.action === "accept") {
-      if (!brandingOf(bot.branding).screen_share) throw new Forbidden(SCREEN_SHARE_OFF);
+      // Read now, under a share lock: the bot loaded before this transaction may be stale.
+      if (!(await screenShareEnabled(tx, bot.id, { lock: true }))) {
+        throw new Forbidden(SCREEN_SHARE_OFF);
+      }
       if (conv.status === "closed") throw new Conflict(CONVERSATION_CLOSED);
       if (!open) throw new Conflict(NO_REQUEST);
       // One recorder per share: a second tab's accept would mix two pages in one view.

@@ -4,12 +4,17 @@
  * neither demoted, suspended nor removed), nobody changes or removes
  * themselves here, and a role that takes a seat needs a free one.
  * Suspension takes effect at once: every token of the member answers 403.
+ * Every change publishes `member.changed` after it commits, so each instance
+ * ends at once the realtime subscriptions the member may no longer hold (a
+ * viewer leaves the visitors' shared screens; a suspended or removed
+ * member leaves everything).
  */
-import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../deps.ts";
 import { findUser, setUserSuspended, type UserRow } from "../../db/users.ts";
 import { deleteUser, lockActiveOwners, setUserRole } from "../../db/team.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { Invalid, NotFound } from "../errors.ts";
+import { publishEvent } from "../events.ts";
 import { requireFreeSeat, takesSeat } from "./seats.ts";
 
 type Change =
@@ -21,14 +26,14 @@ const field = (c: Change) =>
   c.kind === "role" ? "role" : c.kind === "suspend" ? "suspended" : "user";
 
 export async function changeMember(
-  sql: Sql,
+  deps: Pick<AppDeps, "sql" | "bus" | "log">,
   auth: Auth,
   userId: number,
   change: Change,
   now: Date,
 ): Promise<void> {
   const ws = auth.workspace.id;
-  await sql.begin(async (tx) => {
+  await deps.sql.begin(async (tx) => {
     const member = await findUser(tx, ws, userId);
     if (!member) throw new NotFound("No teammate with that id.");
     if (Number(member.id) === auth.user.id) {
@@ -54,5 +59,17 @@ export async function changeMember(
     } else {
       await deleteUser(tx, ws, userId);
     }
+  });
+  await publishEvent(deps, {
+    type: "member.changed",
+    workspaceId: ws,
+    userId,
+    change: change.kind === "role"
+      ? "role"
+      : change.kind === "remove"
+      ? "removed"
+      : change.suspended
+      ? "suspended"
+      : "restored",
   });
 }

@@ -17,6 +17,7 @@ const ENDED_BY: Record<string, string> = {
   agent: "Screen sharing stopped.",
   closed: "The conversation was closed: screen sharing ended.",
   left: "The visitor left the page: screen sharing ended.",
+  turned_off: "Screen sharing was turned off for this bot: the share ended.",
 };
 
 export interface ScreenViewHost {

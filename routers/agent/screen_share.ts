@@ -17,7 +17,7 @@ const screenShare = z.object({
   requested_at: z.string(),
   started_at: z.string().nullable(),
   ended_at: z.string().nullable(),
-  ended_by: z.enum(["visitor", "agent", "closed", "left"]).nullable(),
+  ended_by: z.enum(["visitor", "agent", "closed", "left", "turned_off"]).nullable(),
 });
 
 const path = "/api/agent/conversations/{conversation}/screen-share";

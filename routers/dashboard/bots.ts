@@ -152,7 +152,7 @@ export const updateBot = dashboardProcedure
   .mutation(async ({ ctx, input }) => {
     const { key, ...update } = input;
     const wid = ctx.auth!.workspace.id;
-    await updateChatbot(ctx.deps.sql, wid, key, update, { providerAndModel: "editable" });
+    await updateChatbot(ctx.deps, wid, key, update, { providerAndModel: "editable" });
     return { data: withSnippet(await getChatbot(ctx.deps.sql, wid, key), ctx.deps.config.baseUrl) };
   });
 

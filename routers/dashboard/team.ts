@@ -116,7 +116,7 @@ export const updateMember = dashboardProcedure
   .output(z.object({ message: z.string() }))
   .mutation(async ({ ctx, input }) => {
     await changeMember(
-      ctx.deps.sql,
+      ctx.deps,
       ctx.auth!,
       input.user,
       input.role !== undefined
@@ -149,6 +149,6 @@ export const removeMember = dashboardProcedure
   .input(z.object({ user: id }))
   .output(z.object({ message: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await changeMember(ctx.deps.sql, ctx.auth!, input.user, { kind: "remove" }, ctx.now);
+    await changeMember(ctx.deps, ctx.auth!, input.user, { kind: "remove" }, ctx.now);
     return { message: "Teammate removed." };
   });

@@ -96,6 +96,6 @@ export const updateBot = portalProcedure
   .mutation(async ({ ctx, input }) => {
     const { key, ...update } = input;
     return {
-      data: await updatePortalChatbot(ctx.deps.sql, ctx.auth!.workspace.id, key, update),
+      data: await updatePortalChatbot(ctx.deps, ctx.auth!.workspace.id, key, update),
     };
   });

@@ -6,12 +6,15 @@
  * visitor, and loads its recorder (widget-screen.js) only once they accept;
  * the visitor types a card number and a password; the inbox's read-only view
  * shows the shop page's text and never what was typed; the visitor stops and
- * the inbox says so. Screenshots of both sides go to tests/output/.
+ * the inbox says so; turning the bot's screen sharing off from the dashboard
+ * ends a live share on both sides. Screenshots of both sides go to
+ * tests/output/.
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { EMAIL, standardSeed } from "../helpers/fixtures.ts";
+import { EMAIL, PASSWORD, standardSeed } from "../helpers/fixtures.ts";
+import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { freePort } from "../helpers/net.ts";
 import { launchChromium, signInAt } from "../helpers/browser.ts";
@@ -192,6 +195,22 @@ ${snippet}</body></html>`,
         await agent.locator(".screen-status", { hasText: "Live" }).waitFor();
         const replay = agent.frameLocator("iframe.screen-frame").frameLocator("iframe");
         await replay.locator("#promo", { hasText: "Spring sale" }).waitFor({ timeout: 15_000 });
+      });
+      await t.step("turning screen sharing off ends the live share on both sides", async () => {
+        await visitor.locator(".sharebar", { hasText: "Sharing this page" }).waitFor();
+        const login = await http(s.url, "POST", "/api/dashboard/login", {
+          body: { email: EMAIL.acmeOwner, password: PASSWORD },
+        });
+        assertEquals(login.status, 200, login.text);
+        const off = await http(s.url, "PUT", "/api/dashboard/chatbots/acme-helper", {
+          token: login.body.token,
+          body: { name: "Acme Helper", branding: { screen_share: false } },
+        });
+        assertEquals(off.status, 200, off.text);
+        await visitor.getByText("Screen sharing ended.").waitFor();
+        await visitor.locator(".sharebar").waitFor({ state: "hidden" });
+        await agent.locator(".screen-status", { hasText: "Screen sharing was turned off" })
+          .waitFor();
       });
       assertEquals(errors, []);
     } finally {

@@ -7164,7 +7164,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         } | null;
                     };
                 };
@@ -7215,7 +7215,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         };
                     };
                 };
@@ -7270,7 +7270,7 @@ export interface operations {
                             requested_at: string;
                             started_at: string | null;
                             ended_at: string | null;
-                            ended_by: ("visitor" | "agent" | "closed" | "left") | null;
+                            ended_by: ("visitor" | "agent" | "closed" | "left" | "turned_off") | null;
                         } | null;
                     };
                 };
