@@ -288,7 +288,12 @@ export function splitUrl(raw: string): [string, string] {
   return [path, q === -1 ? "" : raw.slice(q)];
 }
 
-/** Every check is bounded (PROBE_TIMEOUT_MS), so /readyz answers in under a second. */
+/**
+ * Ready only when the database answered the probe in flight (no earlier
+ * answer is kept) and Redis answered its ping. Bounded: the database
+ * probe decides within PROBE_TIMEOUT_MS on a free thread (PROBE_GIVE_UP_MS on
+ * a saturated one, as not ready), Redis within PROBE_TIMEOUT_MS.
+ */
 async function readiness(deps: AppDeps): Promise<Response> {
   const checks: Record<string, boolean> = {};
   const [database, redis] = await Promise.all([

@@ -1,6 +1,7 @@
 /** The per-request context every procedure receives, on both doors. */
 import type { AppDeps } from "../domain/deps.ts";
 import type { Auth } from "../domain/auth/tokens.ts";
+import type { UnreadBody } from "./doors/door_input.ts";
 
 export interface RequestContext {
   deps: AppDeps;
@@ -11,6 +12,12 @@ export interface RequestContext {
   auth: Auth | null;
   /** Status and headers a procedure wants on its response (201, rate-limit headers). */
   response: ResponseExtras;
+  /**
+   * /trpc: the body the door could not use (too large, a media type tRPC
+   * does not read), raised as the input by the first guard that reads it.
+   * The REST door passes its UnreadBody as the input itself.
+   */
+  unreadBody?: UnreadBody | null;
 }
 
 export interface ResponseExtras {

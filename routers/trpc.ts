@@ -115,27 +115,31 @@ const rateLimited = skipOnRestDoor(
 );
 
 /**
- * A /trpc call without `input` (a client's `.query()` with no argument)
- * arrives as undefined; procedures without parameters declare `z.object({})`,
- * so an absent input is read as `{}`, as the REST door always does.
+ * The /trpc call's raw input as the REST door gives it. A call without
+ * `input` (a client's `.query()` with no argument) arrives as undefined;
+ * procedures without parameters declare `z.object({})`, so an absent input is
+ * read as `{}`, as the REST door always does. A body the door could not use
+ * stands in for the input as its UnreadBody, as on REST (doors/door_input.ts).
  */
-const absentInputAsObject = skipOnRestDoor(
-  t.middleware(({ getRawInput, next }) =>
-    next({ getRawInput: async () => (await getRawInput()) ?? {} })
+const trpcRawInput = skipOnRestDoor(
+  t.middleware(({ ctx, getRawInput, next }) =>
+    next({ getRawInput: async () => ctx.unreadBody ?? (await getRawInput()) ?? {} })
   ),
-  () => true, // the REST door always passes an object
+  () => true, // the REST door always passes an object, or its UnreadBody
 );
 
 /**
  * Text the database cannot store as sent (a NUL, a lone surrogate) and
  * objects nested past the bound are a 422 here, not a database fault (a 500)
  * later: guards/storable_input.ts. It is the first step that reads the input,
- * so a body the REST door could not read fails here (400, 413), after the
- * authentication and rate limit, as on /trpc (doors/door_input.ts).
+ * so a body a door could not use fails here (400, 413, /trpc's 415), after the
+ * authentication and rate limit, on both doors (doors/door_input.ts).
  */
 const storableInput = checkOnRestDoor(
   t.middleware(async ({ getRawInput, next }) => {
-    rejectUnstorableInput(await getRawInput());
+    const rawInput = await getRawInput();
+    throwIfUnread(rawInput);
+    rejectUnstorableInput(rawInput);
     return next();
   }),
   (_ctx, rawInput) => {
@@ -144,7 +148,7 @@ const storableInput = checkOnRestDoor(
   },
 );
 
-const base = t.procedure.use(domainErrors).use(absentInputAsObject);
+const base = t.procedure.use(domainErrors).use(trpcRawInput);
 
 export const publicProcedure = base.use(rateLimited).use(storableInput);
 

@@ -101,20 +101,52 @@ function hostPort(url: URL): string {
   return `${url.hostname.toLowerCase()}:${port}`;
 }
 
+/**
+ * A name that means this machine or its own network: `localhost`, the
+ * `.local`/`.internal`/`.localhost` suffixes, and any single-label name
+ * (`intranet`), which a resolver completes with the host's own search
+ * domains. IP literals never get here as one label: an IPv4 address always
+ * has dots after URL parsing (`http://2130706433/` is `127.0.0.1`), IPv6 colons.
+ */
 function isLocalName(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, "");
   return h === "localhost" || h.endsWith(".localhost") || h.endsWith(".internal") ||
-    h.endsWith(".local");
+    h.endsWith(".local") || (!h.includes(".") && !h.includes(":"));
 }
 
-/** Cheap check at creation time: an IP literal or local name that will surely be refused. */
-export function literalAddressRefused(raw: string, policy: AddressPolicy): boolean {
-  if (policy.allowPrivate) return false;
+/**
+ * Why a URL's host can never be a DNS name, or null: over 253 characters, a
+ * label over 63, or an empty label (RFC 1035). No allowance lifts it: such a
+ * name does not resolve anywhere.
+ */
+export function hostNameProblem(url: URL): string | null {
+  const host = url.hostname.replace(/\.$/, "");
+  if (host.startsWith("[") || parseV4(host)) return null;
+  if (host.length > 253) return "the host name is longer than 253 characters";
+  const labels = host.split(".");
+  if (labels.some((label) => label.length > 63)) {
+    return "a label of the host name is longer than 63 characters";
+  }
+  if (labels.some((label) => label === "")) return "the host name has an empty label";
+  return null;
+}
+
+/**
+ * Cheap check when a URL is stored, without DNS: what makes it surely
+ * refused later, as the end of a sentence about it ("must not point at …"),
+ * or null when only DNS can tell. A host that can be no DNS name
+ * (hostNameProblem) always; an IP literal or a local name (single-label
+ * included) unless the policy allows private targets.
+ */
+export function literalAddressRefusal(raw: string, policy: AddressPolicy): string | null {
   const url = new URL(raw);
-  if (policy.allowHosts.includes(hostPort(url))) return false;
+  const badName = hostNameProblem(url);
+  if (badName) return `must name a valid host (${badName})`;
+  if (policy.allowPrivate || policy.allowHosts.includes(hostPort(url))) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isLocalName(host)) return true;
-  return (parseV4(host) !== null || parseV6(host) !== null) && isPrivateAddress(host);
+  const local = isLocalName(host) ||
+    ((parseV4(host) !== null || parseV6(host) !== null) && isPrivateAddress(host));
+  return local ? "must not point at a private, loopback or local address" : null;
 }
 
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -145,6 +177,8 @@ export async function assertAddressAllowed(
   if (url.username || url.password) {
     throw new AddressRefused(url.href, "URLs with credentials are not crawled");
   }
+  const badName = hostNameProblem(url);
+  if (badName) throw new AddressRefused(url.href, badName);
   if (policy.allowPrivate || policy.allowHosts.includes(hostPort(url))) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isLocalName(host)) throw new AddressRefused(url.href, "the host is a local name");

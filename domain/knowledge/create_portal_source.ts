@@ -8,7 +8,7 @@ import { insertSource, type NewSource } from "../../db/knowledge.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { Invalid } from "../errors.ts";
 import { enqueueIndexing, INDEX_SOURCE, wakeWorkers } from "../jobs/job_queue.ts";
-import { addressPolicy, literalAddressRefused } from "../crawl/address_policy.ts";
+import { addressPolicy, literalAddressRefusal } from "../crawl/address_policy.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 import { type SourceView, sourceView } from "./list_sources.ts";
 
@@ -62,9 +62,8 @@ export async function createPortalSource(
       contentHash: await sha256Hex(`${input.question}\n${input.answer}`),
     };
   } else {
-    if (literalAddressRefused(input.source_url, addressPolicy(deps.config))) {
-      throw Invalid.field("source_url", "The source url must be a public web address.");
-    }
+    const refusal = literalAddressRefusal(input.source_url, addressPolicy(deps.config));
+    if (refusal) throw Invalid.field("source_url", `The source url ${refusal}.`);
     source = { chatbotId: bot.id, type: "url", title, sourceUrl: input.source_url };
   }
   const row = await deps.sql.begin(async (tx) => {

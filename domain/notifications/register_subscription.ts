@@ -7,9 +7,9 @@
 import type { AppDeps } from "../deps.ts";
 import { upsertPushSubscription } from "../../db/push_subscriptions.ts";
 import type { Auth } from "../auth/tokens.ts";
-import { AddressRefused } from "../crawl/address_policy.ts";
+import { AddressRefused, literalAddressRefusal } from "../crawl/address_policy.ts";
 import { Invalid, NotConfigured } from "../errors.ts";
-import { assertPushEndpointAllowed } from "./push_address.ts";
+import { assertPushEndpointAllowed, pushAddressPolicy } from "./push_address.ts";
 import { sealPushKeys } from "./push_keys.ts";
 
 export interface SubscriptionInput {
@@ -41,6 +41,12 @@ export async function registerPushSubscription(
   if (url.protocol !== "https:") {
     throw Invalid.field("endpoint", "The endpoint must be an https URL.");
   }
+  // What no DNS answer can make acceptable, said precisely; then what DNS says.
+  const refusal = literalAddressRefusal(
+    url.href,
+    pushAddressPolicy(deps.config.notifications, url),
+  );
+  if (refusal) throw Invalid.field("endpoint", `The endpoint ${refusal}.`);
   try {
     await assertPushEndpointAllowed(deps.config.notifications, url);
   } catch (err) {

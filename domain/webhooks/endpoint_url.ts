@@ -1,7 +1,8 @@
 /**
  * Where an endpoint may point. https only, except hosts listed in
  * WEBHOOK_ALLOW_HOSTS (`host` or `host:port`: tests, intranets), which may
- * also use http and private addresses. Every delivery passes the one address
+ * also use http and private addresses (a single-label name such as
+ * `intranet` counts as private). Every delivery passes the one address
  * policy after DNS (domain/crawl/address_policy.ts); CRAWL_ALLOW_PRIVATE does
  * not apply to webhooks, as it does not to push.
  */
@@ -10,7 +11,7 @@ import {
   type AddressPolicy,
   AddressRefused,
   assertAddressAllowed,
-  literalAddressRefused,
+  literalAddressRefusal,
   type Resolver,
 } from "../crawl/address_policy.ts";
 import { Invalid } from "../errors.ts";
@@ -39,9 +40,8 @@ export function checkEndpointUrl(config: WebhookConfig, raw: string): string {
   if (url.username || url.password) {
     throw Invalid.field("url", "The url must not contain credentials.");
   }
-  if (literalAddressRefused(url.href, webhookAddressPolicy(config, url))) {
-    throw Invalid.field("url", "The url must not point at a private, loopback or local address.");
-  }
+  const refusal = literalAddressRefusal(url.href, webhookAddressPolicy(config, url));
+  if (refusal) throw Invalid.field("url", `The url ${refusal}.`);
   url.hash = "";
   return url.href;
 }

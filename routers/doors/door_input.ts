@@ -15,11 +15,13 @@ export function doorInput(
 }
 
 /**
- * A body the REST door could not read (not JSON, not an object, too large),
- * standing in for the input. The error is raised where the /trpc door meets
- * the same body, at the first guard that reads the input, so the guards
- * before it (authentication, the rate limit) run on both doors alike: a
- * malformed login is counted and answered with the rate-limit headers.
+ * A body a door could not use, standing in for the input: on REST one that
+ * is not JSON, not an object or too large; on /trpc one too large or of a
+ * media type tRPC does not read (`text/plain`, none; the door puts it in the
+ * context, routers/trpc.ts). The error is raised at the first guard that
+ * reads the input, so the guards before it (authentication, the rate limit)
+ * run on both doors alike: a malformed login is counted and answered with
+ * the rate-limit headers.
  */
 export class UnreadBody {
   constructor(readonly error: Error) {}

@@ -3,8 +3,13 @@
  * around it, so both doors behave alike: the same body cap (read before tRPC
  * sees the request, 413 past the procedure's limit), the guards' response
  * headers (X-RateLimit-*, Retry-After) on every answer, and our context.
+ * A body the door cannot use (over the limit, or of a media type tRPC does
+ * not read: `text/plain`, none) is refused where the REST door refuses an
+ * unreadable one, at the first guard that reads the input
+ * (doors/door_input.ts): after authentication and the rate limit, so a
+ * login sent as `text/plain` is counted and its 415 carries X-RateLimit-*.
  */
-import type { AnyRouter } from "@trpc/server";
+import { type AnyRouter, TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppDeps } from "../../domain/deps.ts";
 import { createRequestContext, type RequestContext } from "../context.ts";
@@ -13,8 +18,49 @@ import { QuotaExceeded, Unavailable } from "../../domain/errors.ts";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { trpcCodeForStatus } from "./http_errors.ts";
 import { BodyTooLarge, DEFAULT_BODY_LIMIT, readBodyText } from "./request_body.ts";
+import { UnreadBody } from "./door_input.ts";
 
 export const TRPC_PREFIX = "/trpc/";
+
+/** The media types tRPC's fetch adapter reads a request body as; any other is its 415. */
+const TRPC_MEDIA_TYPES = new Set([
+  "application/json",
+  "multipart/form-data",
+  "application/octet-stream",
+]);
+
+/** A 415 in our words (tRPC's own drops a quote and names no fix). */
+function unsupportedMediaType(req: Request): TRPCError {
+  const type = req.headers.get("content-type");
+  const what = type === null
+    ? "The Content-Type header is missing"
+    : `The content type ${JSON.stringify(type)} is not supported`;
+  return new TRPCError({
+    code: "UNSUPPORTED_MEDIA_TYPE",
+    message: `${what}: send the body as JSON (Content-Type: application/json).`,
+  });
+}
+
+/** Why the body cannot be used as this request's input, or null (and its text, when read). */
+async function readTrpcBody(
+  req: Request,
+  limit: number,
+): Promise<{ text: string | null; unread: UnreadBody | null }> {
+  const header = req.headers.get("content-type");
+  const type = header === null ? null : header.split(";", 1)[0]!.trim().toLowerCase();
+  if (type === null || !TRPC_MEDIA_TYPES.has(type)) {
+    await req.body?.cancel().catch(() => {});
+    return { text: null, unread: new UnreadBody(unsupportedMediaType(req)) };
+  }
+  if (!req.body) return { text: null, unread: null };
+  try {
+    return { text: await readBodyText(req, limit), unread: null };
+  } catch (err) {
+    if (!(err instanceof BodyTooLarge)) throw err;
+    const refusal = new TRPCError({ code: "PAYLOAD_TOO_LARGE", message: err.message, cause: err });
+    return { text: null, unread: new UnreadBody(refusal) };
+  }
+}
 
 export type TrpcDoor = (req: Request, path: string, ip: string) => Promise<Response>;
 
@@ -40,21 +86,33 @@ export function createTrpcDoor(
 
   return async (req, path, ip) => {
     let request = req;
-    if (req.body && req.method !== "GET" && req.method !== "HEAD") {
-      let text: string;
-      try {
-        text = await readBodyText(req, limitOf(path));
-      } catch (err) {
-        if (err instanceof BodyTooLarge) return trpcErrorResponse(413, err.message, req, path);
-        throw err;
+    let unread: UnreadBody | null = null;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      const body = await readTrpcBody(req, limitOf(path));
+      unread = body.unread;
+      if (unread) {
+        // tRPC is handed an empty JSON body it accepts; the guards raise `unread`.
+        const headers = new Headers(req.headers);
+        headers.set("content-type", "application/json");
+        headers.delete("content-length");
+        request = new Request(req.url, { method: req.method, headers, body: "{}" });
+      } else if (body.text !== null) {
+        request = new Request(req.url, {
+          method: req.method,
+          headers: req.headers,
+          body: body.text,
+        });
       }
-      request = new Request(req.url, { method: req.method, headers: req.headers, body: text });
     }
     return await fetchRequestHandler({
       endpoint: "/trpc",
       req: request,
       router,
-      createContext: () => createRequestContext(deps, request, ip),
+      createContext: () => {
+        const ctx = createRequestContext(deps, request, ip);
+        ctx.unreadBody = unread;
+        return ctx;
+      },
       // Rate-limit headers the guards set, on successes and refusals alike,
       // and Retry-After for a lockout or an unreachable database, as on REST.
       responseMeta: ({ ctx, errors }) => {
@@ -80,7 +138,7 @@ export function createTrpcDoor(
 
 /**
  * tRPC's error envelope (one per call of a batch) for a refusal decided
- * before tRPC ran: a body over the limit, a database that stopped answering.
+ * outside tRPC: a database that stopped answering (app/http_app.ts).
  */
 export function trpcErrorResponse(
   status: number,

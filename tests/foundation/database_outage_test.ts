@@ -21,7 +21,7 @@ import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FaultMode, startFaultProxy } from "../helpers/fault_proxy.ts";
 import { parseSse, WIDGET_ENV } from "../widget/widget_client.ts";
 
-/** The documented bound (docs/errors.md): 2 s before the check + a 0.5 s probe; slack for a busy CI. */
+/** The documented bound (docs/errors.md, OUTAGE_ANSWER_BOUND_MS: 2.75 s), with slack for a busy CI. */
 const ANSWER_BOUND_MS = 4_000;
 const OUTAGE_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

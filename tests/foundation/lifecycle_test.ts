@@ -98,7 +98,7 @@ Deno.test(
 );
 
 Deno.test(
-  "SIGTERM drains an in-flight request; request logs are JSON lines without secrets",
+  "SIGTERM drains: /readyz 503, requests still served, an in-flight body read; JSON request logs without secrets",
   serverTestOptions,
   async () => {
     const storage = await createStorage();
@@ -157,7 +157,16 @@ Deno.test(
       });
       await new Promise((r) => setTimeout(r, 300));
       child.kill("SIGTERM");
-      await new Promise((r) => setTimeout(r, 300));
+      // Draining (docs/configuration.md): /readyz says so at once, while a new
+      // request is still served, not refused, until the listener closes.
+      let ready = await http(url, "GET", "/readyz");
+      for (let i = 0; i < 40 && ready.status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        ready = await http(url, "GET", "/readyz");
+      }
+      assertEquals([ready.status, ready.body.status], [503, "draining"]);
+      const during = await http(url, "GET", "/api/v1/me", { token: T.acme.owner.api });
+      assertEquals(during.status, 200, during.text);
       finishBody();
       const res = await inFlight;
       if (res.status !== 422) console.error(await stderr);

@@ -1,13 +1,16 @@
 /**
  * The crawler's address rule, checked directly: every private, loopback,
  * link-local, metadata and reserved form is refused, in IPv4 and IPv6;
- * public addresses pass; names are judged by what they resolve to.
+ * public addresses pass; names are judged by what they resolve to, except
+ * local names (single-label ones included) and names no DNS can hold.
  */
-import { assertEquals } from "../helpers/assert.ts";
+import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   AddressRefused,
   assertAddressAllowed,
+  hostNameProblem,
   isPrivateAddress,
+  literalAddressRefusal,
 } from "../../domain/crawl/address_policy.ts";
 
 Deno.test("private, loopback, link-local and reserved addresses are refused", () => {
@@ -79,4 +82,40 @@ Deno.test("a name is refused when any address it resolves to is private", async 
     other = e instanceof AddressRefused
   );
   assertEquals(other, true);
+});
+
+Deno.test("a single-label name is local; a name DNS cannot hold is refused whatever the policy", async () => {
+  const strict = { allowPrivate: false, allowHosts: [] };
+  const open = { allowPrivate: true, allowHosts: [] };
+  const outcome = async (url: string, policy: typeof strict) => {
+    let lookedUp = false;
+    const resolve = () => {
+      lookedUp = true;
+      return Promise.resolve(["93.184.216.34"]);
+    };
+    try {
+      await assertAddressAllowed(new URL(url), policy, resolve);
+      return { refused: false, lookedUp };
+    } catch (err) {
+      return { refused: err instanceof AddressRefused, lookedUp };
+    }
+  };
+  // `intranet` is completed with the server's search domains: refused without a lookup.
+  assertEquals(await outcome("https://intranet/h", strict), { refused: true, lookedUp: false });
+  assertEquals(await outcome("https://intranet./h", strict), { refused: true, lookedUp: false });
+  assertEquals(await outcome("https://intranet/h", open), { refused: false, lookedUp: false });
+  assertEquals(await outcome("https://example.test/h", strict), { refused: false, lookedUp: true });
+  const long = `https://${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(62)}/`;
+  const label = `https://${"e".repeat(64)}.example.com/`;
+  for (const url of [long, label, "https://a..example.com/"]) {
+    assertEquals(await outcome(url, open), { refused: true, lookedUp: false }, url);
+  }
+  assertEquals(hostNameProblem(new URL(long)), "the host name is longer than 253 characters");
+  assertEquals(hostNameProblem(new URL("https://[::1]/")), null);
+  assertEquals(hostNameProblem(new URL("https://93.184.216.34/")), null);
+  // What is checked when a URL is stored, without DNS.
+  assertEquals(literalAddressRefusal("https://intranet/h", open), null);
+  assertMatch(literalAddressRefusal("https://intranet/h", strict)!, /local address/);
+  assertMatch(literalAddressRefusal(long, open)!, /253 characters/);
+  assertEquals(literalAddressRefusal("https://example.test/h", strict), null);
 });
