@@ -5,6 +5,7 @@
  * the failure window are testable without sleeping.
  */
 import type { Executor } from "./client.ts";
+import { conversationSnapshot } from "./webhook_payloads.ts";
 
 export interface RecordedEvent {
   publicId: string;
@@ -12,6 +13,8 @@ export interface RecordedEvent {
   type: string;
   dedupeKey: string;
   orderingKey: string;
+  /** The conversation's public id, when the event has one: its state is captured. */
+  conversationId: string | null;
   source: Record<string, unknown>;
   now: Date;
 }
@@ -19,14 +22,20 @@ export interface RecordedEvent {
 /**
  * The event and one delivery per enabled endpoint subscribed to its type, in
  * one statement; nothing when the key is taken (another instance recorded it).
+ * The same statement captures the conversation as it is now (in the caller's
+ * transaction, if any), so the payload is fixed here, not at the first
+ * attempt, at the cost of a lookup by unique key and no extra round trip; a
+ * workspace without a subscribed endpoint writes nothing and looks nothing up.
  * Returns the number of deliveries created.
  */
 export async function recordEvent(sql: Executor, e: RecordedEvent): Promise<number> {
   const rows = await sql`
     WITH event AS (
-      INSERT INTO webhook_events (public_id, workspace_id, type, dedupe_key, source, created_at)
+      INSERT INTO webhook_events (public_id, workspace_id, type, dedupe_key, source,
+                                  conversation, created_at)
       SELECT ${e.publicId}, ${e.workspaceId}, ${e.type}, ${e.dedupeKey},
-             ${sql.json(e.source as never)}, ${e.now}
+             ${sql.json(e.source as never)},
+             ${conversationSnapshot(sql, e.workspaceId, e.conversationId)}, ${e.now}
        WHERE EXISTS (SELECT 1 FROM webhook_endpoints
                       WHERE workspace_id = ${e.workspaceId} AND enabled AND ${e.type} = ANY(events))
       ON CONFLICT (dedupe_key) DO NOTHING
@@ -51,6 +60,8 @@ export interface ClaimedDelivery {
   event_public_id: string;
   event_type: string;
   event_source: Record<string, unknown>;
+  /** The conversation when the event was recorded; null for older rows (or none). */
+  event_conversation: Record<string, unknown> | null;
   event_body: string | null;
   event_created_at: Date;
   url: string;
@@ -93,7 +104,8 @@ export async function claimDeliveries(
       RETURNING d.*)
     SELECT c.id, c.workspace_id, c.endpoint_id, c.event_id, c.attempts, c.window_started_at,
            e.public_id AS event_public_id, e.type AS event_type, e.source AS event_source,
-           e.body AS event_body, e.created_at AS event_created_at, ep.url, ep.secret_encrypted,
+           e.conversation AS event_conversation, e.body AS event_body,
+           e.created_at AS event_created_at, ep.url, ep.secret_encrypted,
            ep.previous_secret_encrypted, ep.previous_expires_at, ep.failing_since
       FROM claimed c JOIN webhook_events e ON e.id = c.event_id
       JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
@@ -113,7 +125,7 @@ export async function extendDeliveryLease(
   return rows.length > 0;
 }
 
-/** The body every attempt sends: the first renderer's wins. */
+/** Keep the body the first attempt rendered: every later attempt sends these bytes. */
 export async function storeEventBody(
   sql: Executor,
   eventId: number,

@@ -1,4 +1,11 @@
-/** What a webhook payload shows of a conversation: one query by its public id. */
+/**
+ * What a webhook payload shows of a conversation. The recording statement
+ * (db/webhook_deliveries.ts `recordEvent`) captures it as JSON on the event
+ * row, so the body describes the conversation as it was when the event was
+ * recorded; the live read is for events recorded without it (before
+ * migration 0195, or by an instance still on the previous version).
+ */
+import type postgres from "postgres";
 import type { Executor } from "./client.ts";
 import { isUuid } from "./conversations.ts";
 
@@ -22,13 +29,13 @@ export interface WebhookConversationRow {
   last_message_at: Date;
 }
 
-export async function webhookConversation(
+/** The one SELECT both the snapshot and the live read run: one row, found by its public id. */
+function conversationQuery(
   sql: Executor,
   workspaceId: number,
   publicId: string,
-): Promise<WebhookConversationRow | null> {
-  if (!isUuid(publicId)) return null;
-  const [row] = await sql<WebhookConversationRow[]>`
+): postgres.PendingQuery<WebhookConversationRow[]> {
+  return sql<WebhookConversationRow[]>`
     SELECT c.public_id, b.public_key AS chatbot_key, c.channel, c.status, c.handoff_state,
            c.visitor_id, c.visitor_name, c.visitor_email, c.visitor_phone, c.assigned_user_id,
            u.name AS assigned_user_name, c.rating, c.rating_comment, c.handoff_requested_at,
@@ -36,5 +43,42 @@ export async function webhookConversation(
       FROM conversations c JOIN chatbots b ON b.id = c.chatbot_id
       LEFT JOIN users u ON u.id = c.assigned_user_id
      WHERE c.workspace_id = ${workspaceId} AND c.public_id = ${publicId}`;
+}
+
+/**
+ * A scalar subquery for the recording statement: the conversation as this
+ * statement sees it (inside an action's transaction, with the action's own
+ * change), as jsonb; NULL without a conversation.
+ */
+export function conversationSnapshot(
+  sql: Executor,
+  workspaceId: number,
+  publicId: string | null,
+): postgres.PendingQuery<postgres.Row[]> {
+  if (publicId === null || !isUuid(publicId)) return sql`NULL::jsonb`;
+  return sql`(SELECT to_jsonb(s) FROM (${conversationQuery(sql, workspaceId, publicId)}) s)`;
+}
+
+/** A snapshot read back (its timestamps are ISO strings in JSON) as the row it was taken from. */
+export function snapshotRow(json: Record<string, unknown>): WebhookConversationRow {
+  const at = (v: unknown) => (typeof v === "string" ? new Date(v) : null);
+  const row = json as unknown as WebhookConversationRow;
+  return {
+    ...row,
+    handoff_requested_at: at(json.handoff_requested_at),
+    resolved_at: at(json.resolved_at),
+    created_at: at(json.created_at)!,
+    last_message_at: at(json.last_message_at)!,
+  };
+}
+
+/** The conversation as it is now: for an event recorded without a snapshot. */
+export async function webhookConversation(
+  sql: Executor,
+  workspaceId: number,
+  publicId: string,
+): Promise<WebhookConversationRow | null> {
+  if (!isUuid(publicId)) return null;
+  const [row] = await conversationQuery(sql, workspaceId, publicId);
   return row ?? null;
 }

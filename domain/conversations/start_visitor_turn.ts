@@ -163,14 +163,14 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
     await takeMessageQuota(tx, input.workspaceId, now);
     const before = conversation.status;
     conversation = await applyTransition(tx, conversation, "visitorMessage", { now });
-    if (conversation.status !== before) {
+    const reopened = conversation.status !== before;
+    if (reopened) {
       await logConversationEvent(tx, input.workspaceId, {
         conversationId: conversation.id,
         type: "reopened",
         source: "visitor",
         now,
       });
-      await recordInOutbox(tx, now, reopenedEvent(input.workspaceId, conversation.public_id));
     }
     const visitorMessage = (await appendMessage(tx, input.workspaceId, {
       conversationId: conversation.id,
@@ -179,6 +179,10 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
       clientId: input.clientId,
       now,
     }))!;
+    // After the message: the event's payload captures the conversation as this turn leaves it.
+    if (reopened) {
+      await recordInOutbox(tx, now, reopenedEvent(input.workspaceId, conversation.public_id));
+    }
     const history = await recentMessages(
       tx,
       input.workspaceId,
@@ -190,7 +194,7 @@ async function laterTurn(deps: AppDeps, input: VisitorTurnInput, now: Date): Pro
       conversation: { ...conversation, last_message_at: now },
       visitorMessage,
       history,
-      reopened: conversation.status !== before,
+      reopened,
     };
   });
 }

@@ -1,9 +1,10 @@
 /**
  * One claimed delivery from body to settled row: render the body if this is
- * the event's first attempt, sign with the current secret (and the previous
- * one during a rotation's overlap), send, log the attempt, and schedule the
- * retry, give up, or mark the endpoint healthy. A day of failures disables
- * the endpoint (once) and tells its owners.
+ * the event's first attempt (from what was recorded with the event, so every
+ * endpoint and attempt gets the same bytes), sign with the current secret
+ * (and the previous one during a rotation's overlap), send, log the attempt,
+ * and schedule the retry, give up, or mark the endpoint healthy. A day of
+ * failures disables the endpoint (once) and tells its owners.
  */
 import type { AppDeps } from "../deps.ts";
 import type { ClaimedDelivery } from "../../db/webhook_deliveries.ts";
@@ -15,6 +16,7 @@ import {
 } from "../../db/webhook_endpoints.ts";
 import { decryptText } from "../auth/secrets.ts";
 import type { MailSender } from "../notifications/email_digest_job.ts";
+import { snapshotRow, webhookConversation } from "../../db/webhook_payloads.ts";
 import { renderPayload } from "./render_payload.ts";
 import { sendAttempt } from "./send_attempt.ts";
 import { nextAttemptAt } from "./retry_schedule.ts";
@@ -38,6 +40,19 @@ function secretOf(deps: AppDeps, ciphertext: string): Promise<string> {
 /** Waits (or not: undefined) before a statement, for a moment the database is free. */
 export type Pace = () => Promise<void> | undefined;
 
+/**
+ * The conversation recorded with the event; for an event recorded without it
+ * (before migration 0195, or by an instance on the previous version) the
+ * conversation as it is now, as those versions did.
+ */
+async function conversationOf(deps: AppDeps, d: ClaimedDelivery, pace: Pace) {
+  if (d.event_conversation) return snapshotRow(d.event_conversation);
+  const conversationId = String(d.event_source.conversationId ?? "");
+  if (!conversationId) return null;
+  await pace();
+  return await webhookConversation(deps.sql, d.workspace_id, conversationId);
+}
+
 export async function deliverOne(
   deps: AppDeps,
   d: ClaimedDelivery,
@@ -49,13 +64,12 @@ export async function deliverOne(
   const cfg = deps.config.webhooks;
   let body = d.event_body;
   if (body === null) {
-    await pace();
-    const rendered = await renderPayload(deps.sql, {
+    const rendered = renderPayload({
       publicId: d.event_public_id,
       type: d.event_type,
-      workspaceId: d.workspace_id,
       createdAt: d.event_created_at,
       source: d.event_source,
+      conversation: await conversationOf(deps, d, pace),
     });
     await pace();
     body = await storeEventBody(deps.sql, d.event_id, rendered);

@@ -21,19 +21,25 @@ import { OUTBOX_TYPES } from "./outbox.ts";
 // they were published, so their ids (the delivery order) follow it.
 import { enqueueRecording } from "./recording_order.ts";
 
-/** Record one event for its subscribers (none: nothing written); the deliveries created. */
+/**
+ * Record one event for its subscribers (none: nothing written), with the
+ * conversation as it is now, just after the action's commit; the deliveries
+ * created.
+ */
 export async function recordWebhookEvent(
   deps: Pick<AppDeps, "sql" | "clock">,
   event: DomainEvent,
   type: string,
 ): Promise<number> {
   const dedupeKey = dedupeKeyOf(event, type);
+  const conversationId = typeof event.conversationId === "string" ? event.conversationId : null;
   return await recordEvent(deps.sql, {
     publicId: await webhookIdOf(dedupeKey),
     workspaceId: event.workspaceId,
     type,
     dedupeKey,
     orderingKey: String(event.conversationId ?? ""),
+    conversationId,
     source: event,
     now: deps.clock(),
   });

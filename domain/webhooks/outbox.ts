@@ -30,18 +30,21 @@ export const OUTBOX_TYPES: ReadonlySet<WebhookEventType> = new Set<WebhookEventT
  * endpoints subscribed to its webhook type (one statement; nothing written
  * when none is, or when the event is not an outbox type). Events of one
  * conversation are recorded while its row is locked, so their order is the
- * order of the changes.
+ * order of the changes, and each captures the conversation with its change
+ * (the payload describes that moment, however late it is sent).
  */
 export async function recordInOutbox(tx: Executor, now: Date, event: ParleyEvent): Promise<void> {
   const type = webhookTypeOf(event);
   if (!type || !OUTBOX_TYPES.has(type)) return;
   const dedupeKey = `outbox:${crypto.randomUUID()}`;
+  const conversationId = "conversationId" in event ? String(event.conversationId) : null;
   await recordEvent(tx, {
     publicId: await webhookIdOf(dedupeKey),
     workspaceId: event.workspaceId,
     type,
     dedupeKey,
-    orderingKey: "conversationId" in event ? String(event.conversationId) : "",
+    orderingKey: conversationId ?? "",
+    conversationId,
     source: event as unknown as Record<string, unknown>,
     now,
   });

@@ -2,19 +2,21 @@
  * The JSON body of a webhook event (docs/webhooks.md): `id` (the webhook-id),
  * `type`, `version`, `timestamp` (when the event happened) and `data`, with
  * the same public ids as the APIs (conversation UUID, chatbot public key,
- * message id). Rendered once, at the first attempt; every later attempt and
- * redelivery sends the stored bytes.
+ * message id). Everything it shows was fixed when the event was recorded
+ * (the event row and its conversation snapshot), so rendering is a pure
+ * function of the row: every endpoint's first attempt gives the same bytes,
+ * and the first one stored is what every later attempt and redelivery sends.
  */
-import type { Executor } from "../../db/client.ts";
-import { webhookConversation, type WebhookConversationRow } from "../../db/webhook_payloads.ts";
+import type { WebhookConversationRow } from "../../db/webhook_payloads.ts";
 import { PAYLOAD_VERSION } from "./event_types.ts";
 
 export interface EventToRender {
   publicId: string;
   type: string;
-  workspaceId: number;
   createdAt: Date;
   source: Record<string, unknown>;
+  /** The conversation when the event was recorded (null: none was found). */
+  conversation: WebhookConversationRow | null;
 }
 
 function conversationData(id: string, row: WebhookConversationRow | null) {
@@ -69,9 +71,9 @@ function eventData(e: EventToRender, row: WebhookConversationRow | null): Record
   }
 }
 
-export async function renderPayload(sql: Executor, e: EventToRender): Promise<string> {
+export function renderPayload(e: EventToRender): string {
   const conversationId = String(e.source.conversationId ?? "");
-  const row = conversationId ? await webhookConversation(sql, e.workspaceId, conversationId) : null;
+  const row = e.conversation;
   return JSON.stringify({
     id: e.publicId,
     type: e.type,

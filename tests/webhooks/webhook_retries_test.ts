@@ -237,6 +237,11 @@ Deno.test("webhook delivery failures", serverTestOptions, async (t) => {
       flaky.respond = () => new Response("down", { status: 503 });
       await newConversation();
       await flaky.waitFor(1);
+      // The server reads its clock for the attempt's outcome just after the answer: move it
+      // only once that attempt is logged, or the first attempt itself counts as a day late.
+      for (let i = 0; i < 100 && !(await deliveries(ep.id))[0]?.attempt_log.length; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const realClock = s.deps.clock;
       const later = new Date(Date.now() + 25 * 3_600_000);
       s.deps.clock = () => later;
