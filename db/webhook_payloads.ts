@@ -3,7 +3,7 @@
  * (db/webhook_deliveries.ts `recordEvent`) captures it as JSON on the event
  * row, so the body describes the conversation as it was when the event was
  * recorded; the live read is for events recorded without it (before
- * migration 0195, or by an instance still on the previous version).
+ * migration 0200, or by an instance still on the previous version).
  */
 import type postgres from "postgres";
 import type { Executor } from "./client.ts";
