@@ -10,7 +10,7 @@ import { rejectUnstorableInput } from "../routers/guards/storable_input.ts";
 
 const N = Number(Deno.env.get("BENCH_ITERATIONS") ?? "200000");
 
-const watch = { reachable: () => Promise.resolve(true) };
+const watch = { probe: () => Promise.resolve("answered" as const) };
 
 async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < 10_000; i++) await fn(); // warm-up
