@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "./app/config.ts";
 import { openServices } from "./app/services.ts";
 import { createHttpApp } from "./app/http_app.ts";
 import { startWorkers } from "./app/workers.ts";
-import { describeError } from "./app/logger.ts";
+import { describeError, writeToTerminal } from "./app/logger.ts";
 import { startRealtimeFeed } from "./domain/realtime/realtime_feed.ts";
 import type { DemoCredentials } from "./domain/seed/demo_seed.ts";
 import { EmbeddedDatabaseBusy } from "./db/embedded.ts";
@@ -142,7 +142,7 @@ if (import.meta.main) {
   try {
     const { services, shutdown } = await startServer();
     const keysStored = await anyProviderKeyStored(services.deps.sql);
-    console.log(
+    writeToTerminal(
       banner(
         services.deps.config.baseUrl,
         services.demo,

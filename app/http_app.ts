@@ -233,20 +233,16 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     }
     res = noSniff(res);
     const ms = performance.now() - started;
-    // A 405's template is its raw path (for the log): metrics keep labels bounded.
-    recordHttpRequest(
-      res.status === 405 ? "(method not allowed)" : template,
-      req.method,
-      res.status,
-      ms / 1000,
-    );
+    // A 405's template is its raw path (for the log): metrics and traces keep a placeholder.
+    const bounded = res.status === 405 ? "(method not allowed)" : template;
+    recordHttpRequest(bounded, req.method, res.status, ms / 1000);
     const line: Record<string, unknown> = {
       method: req.method,
       route: template,
       status: res.status,
       duration_ms: Math.round(ms * 100) / 100,
     };
-    const traceId = nameRequestSpan(req.method, template);
+    const traceId = nameRequestSpan(req.method, bounded);
     if (traceId) line.trace_id = traceId;
     deps.log.info("request", line);
     return res;

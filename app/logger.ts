@@ -67,6 +67,17 @@ export function flushLogs(): void {
 
 globalThis.addEventListener("unload", flushLogs);
 
+/**
+ * Text for the operator's terminal (the start banner, with the demo's
+ * password and token), written to stdout directly: with tracing on, the
+ * runtime exports whatever passes through `console` as OTLP log records,
+ * and a collector is no place for credentials (docs/operations.md).
+ */
+export function writeToTerminal(text: string): void {
+  flushLogs();
+  writeAll(encoder.encode(text.endsWith("\n") ? text : `${text}\n`));
+}
+
 function buffer(line: string): void {
   pending = pending.length === 0 ? line + "\n" : pending + line + "\n";
   if (pending.length >= PENDING_CHARS) encodePending();

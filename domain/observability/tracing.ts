@@ -19,6 +19,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import { redactRuntimeSpans, routeSpan, setExactAttribute } from "./span_redaction.ts";
 
 function readSwitch(): boolean {
   try {
@@ -31,6 +32,8 @@ function readSwitch(): boolean {
 export const tracingOn = readSwitch();
 
 const tracer = trace.getTracer("parley");
+// Before the first request: the runtime's spans record whole URLs (span_redaction.ts).
+if (tracingOn) redactRuntimeSpans(tracer);
 
 function failed(span: Span, err: unknown): void {
   span.setStatus({
@@ -103,15 +106,17 @@ export function spanEvent(name: string): void {
 }
 
 /**
- * The request's span: named by its route template once routed (Deno names
- * it by method only), and its trace id for the request's log line.
+ * The request's span (the runtime's server span of `Deno.serve` or
+ * `node:http`): named by its route template once routed (Deno names it by
+ * method only), with the template as `http.route` and `url.path`, never the
+ * requested path (span_redaction.ts). `route` must be a template or a fixed
+ * placeholder. Returns its trace id for the request's log line.
  */
 export function nameRequestSpan(method: string, route: string): string | undefined {
   if (!tracingOn) return undefined;
   const span = trace.getActiveSpan();
   if (!span) return undefined;
-  span.updateName(`${method} ${route}`);
-  span.setAttribute("http.route", route);
+  routeSpan(span, method, route);
   return span.spanContext().traceId;
 }
 
@@ -133,11 +138,12 @@ export function clientSpan(method: string, url: URL): ClientSpan | null {
     kind: SpanKind.CLIENT,
     attributes: {
       "http.request.method": method,
-      "url.full": `${url.origin}${url.pathname}`, // no query: it may carry a key
       "server.address": url.hostname,
       "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
     },
   });
+  // The provider's API path (ours to choose), no query: it may carry a key.
+  setExactAttribute(span, "url.full", `${url.origin}${url.pathname}`);
   const { traceId, spanId, traceFlags } = span.spanContext();
   return {
     traceparent: `00-${traceId}-${spanId}-0${traceFlags & 1}`,

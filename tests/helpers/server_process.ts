@@ -17,6 +17,24 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** How long a stopping server may take before it is killed. */
+const STOP_GRACE_MS = 15_000;
+
+/**
+ * SIGTERM, and SIGKILL if the process has not exited within `graceMs`: with
+ * OTEL_DENO=true, Deno 2.9 sometimes never returns from `Deno.exit` after a
+ * clean shutdown (denoland/deno#33157; about one stop in six here).
+ */
+export async function stopWithin(instance: Instance, graceMs: number): Promise<void> {
+  const exited = instance.kill("SIGTERM");
+  const timer = setTimeout(() => instance.kill("SIGKILL"), graceMs);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startServerProcess(
   opts: { env?: Record<string, string>; seed?: unknown } = {},
 ): Promise<ServerProcess> {
@@ -58,7 +76,7 @@ export async function startServerProcess(
       return Number(kb) * 1024;
     },
     stop: async () => {
-      if (instance.running) await instance.kill("SIGTERM");
+      if (instance.running) await stopWithin(instance, STOP_GRACE_MS);
       await cleanup();
     },
   };

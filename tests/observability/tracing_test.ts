@@ -14,7 +14,7 @@ import { freePort, waitReady } from "../helpers/net.ts";
 import { createStorage, serverEnv } from "../foundation/server_with_deps.ts";
 import { postStream } from "../widget/widget_client.ts";
 import { pollUntil } from "../portal/poll.ts";
-import { type ReceivedSpan, startOtlpReceiver } from "./otlp_receiver.ts";
+import { type ReceivedSpan, startOtlpReceiver } from "../helpers/otlp_receiver.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
@@ -148,7 +148,14 @@ Deno.test("tracing: one widget stream is one trace", serverTestOptions, async (t
     });
   } finally {
     child.kill("SIGTERM");
+    // Deno with OTEL_DENO=true sometimes never exits after a clean stop (denoland/deno#33157).
+    const hung = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* exited meanwhile */ }
+    }, 15_000);
     await child.status;
+    clearTimeout(hung);
     await reading.catch(() => {});
     await otlp.close();
     await fake.close();
