@@ -88,7 +88,10 @@ Deno.test("database stall: /readyz and requests", serverTestOptions, async (t) =
         `${polls.length} polls; the first 503 for a poll sent ${first503.toFixed(0)} ms into ` +
           `the stall; slowest /readyz ${slowest.toFixed(0)} ms`,
       );
-      const late = polls.filter((p) => p.sentMs >= PROBE_TIMEOUT_MS);
+      // A poll answered after the heal may rightly be 200: the database answered its probe.
+      const late = polls.filter((p) =>
+        p.sentMs >= PROBE_TIMEOUT_MS && p.sentMs + p.tookMs < STALL_MS
+      );
       assertOk(late.length >= 20, `only ${late.length} polls`);
       const ready = late.filter((p) => p.status !== 503);
       assertEquals(ready, [], "/readyz answered other than 503 during the stall");
