@@ -29,7 +29,7 @@ export interface AppDeps {
   vapid: VapidKeys | null;
   /** Requests being handled: background work on the embedded database waits for a quiet moment. */
   traffic: Traffic;
-  /** This instance's CSV export slots: a cap, and turns for the batches embedded. */
+  /** This instance's CSV export slots: a cap, and turns for their batches. */
   exports: ExportGate;
 }
 

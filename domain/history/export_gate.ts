@@ -21,8 +21,8 @@ import type { Traffic } from "../deps.ts";
 
 /**
  * Exports one instance streams at once. Two let a second owner's export start
- * while another runs; more would only share the same lane, slower each, and
- * hold more connections of a PostgreSQL pool of 10.
+ * while another runs; more would only share the same lane, each slower, with
+ * more downloads held open.
  */
 export const EXPORTS_PER_INSTANCE = 2;
 
@@ -43,7 +43,7 @@ export const EXPORT_PACING: ExportPacing = {
 
 /** One export's hold on the gate, from before its first byte to its end. */
 export interface ExportTicket {
-  /** Runs one batch statement when its turn comes. */
+  /** Runs one batch (its statement, its rows made CSV) when its turn comes. */
   batch<T>(run: () => Promise<T>): Promise<T>;
   /** Gives the slot back; later calls do nothing. */
   leave(): void;
