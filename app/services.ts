@@ -3,6 +3,11 @@
  * or DATABASE_URL), migrations, Kv (Redis or in-process), keys, seed, demo.
  */
 import { createTraffic } from "./traffic.ts";
+import {
+  createExportGate,
+  EXPORT_PACING,
+  EXPORTS_PER_INSTANCE,
+} from "../domain/history/export_gate.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "../domain/deps.ts";
 import { createLogger } from "./logger.ts";
@@ -64,6 +69,7 @@ export async function openServices(config: Config, clock: () => Date = () => new
       log,
     });
     await realtime.start();
+    const traffic = createTraffic();
     const deps: AppDeps = {
       config,
       db,
@@ -75,7 +81,12 @@ export async function openServices(config: Config, clock: () => Date = () => new
       clock,
       realtime,
       vapid: await resolveVapidKeys(config.notifications, config.dataDir),
-      traffic: createTraffic(),
+      traffic,
+      exports: createExportGate({
+        limit: EXPORTS_PER_INSTANCE,
+        traffic,
+        pacing: EXPORT_PACING,
+      }),
     };
     await withStartupLock(db, config.databasePoolSize, async () => {
       const encrypted = await encryptLegacyIdentitySecrets({ sql: db.sql, appKey });

@@ -10,6 +10,7 @@ import type { Logger } from "../app/logger.ts";
 import type { EventBus } from "../app/event_bus.ts";
 import type { SocketHub } from "./realtime/socket_hub.ts";
 import type { VapidKeys } from "../app/vapid_keys.ts";
+import type { ExportGate } from "./history/export_gate.ts";
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +29,8 @@ export interface AppDeps {
   vapid: VapidKeys | null;
   /** Requests being handled: background work on the embedded database waits for a quiet moment. */
   traffic: Traffic;
+  /** This instance's CSV export slots: a cap, and turns for their batches. */
+  exports: ExportGate;
 }
 
 /** app/traffic.ts: the HTTP door counts requests in and out; background work asks for quiet. */
@@ -36,6 +39,8 @@ export interface Traffic {
   leave(): void;
   /** Undefined when no request is in hand; else resolves when none is, or after `maxWaitMs`. */
   quiet(maxWaitMs: number): Promise<void> | undefined;
+  /** Milliseconds since the last request was answered; 0 while one is in hand. */
+  idleMs(): number;
 }
 
 /** A background worker of the domain (indexing jobs, alerts), started with the server. */

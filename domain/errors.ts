@@ -92,7 +92,8 @@ export class ProviderUnavailable extends DomainError {
 export class NotConfigured extends DomainError {}
 
 /**
- * A service the action needs (the database) cannot be reached right now; the
+ * A service the action needs (the database) cannot be reached right now, or
+ * this instance has no room for the action (every export slot taken); the
  * same request can be retried after `retryAfter` seconds (503).
  */
 export class Unavailable extends DomainError {

@@ -13,7 +13,13 @@ import { describeError } from "../../app/logger.ts";
 import { authenticate } from "../../domain/auth/tokens.ts";
 import { can } from "../../domain/auth/permissions.ts";
 import { Forbidden } from "../../domain/errors.ts";
-import { EXPORT_COLUMNS, exportHistory } from "../../domain/history/export_history.ts";
+import {
+  EXPORT_COLUMNS,
+  EXPORT_RETRY_AFTER_SECONDS,
+  exportHistory,
+  exportsBusyMessage,
+} from "../../domain/history/export_history.ts";
+import { EXPORTS_PER_INSTANCE } from "../../domain/history/export_gate.ts";
 import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse } from "../doors/rest_door.ts";
@@ -46,7 +52,13 @@ async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
     const query = Object.fromEntries(new URL(req.url).searchParams);
     const parsed = historyFilterInput.safeParse(query);
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
-    const file = await exportHistory(deps.sql, auth.workspace, parsed.data, now, onFault);
+    const file = await exportHistory(
+      { sql: deps.sql, gate: deps.exports },
+      auth.workspace,
+      parsed.data,
+      now,
+      onFault,
+    );
     headers.set("content-type", "text/csv; charset=utf-8");
     headers.set(
       "content-disposition",
@@ -56,7 +68,10 @@ async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
     );
     headers.set("cache-control", "no-store");
     headers.set("x-content-type-options", "nosniff");
-    return new Response(req.method === "HEAD" ? null : file.body, { status: 200, headers });
+    if (req.method !== "HEAD") return new Response(file.body, { status: 200, headers });
+    // No body will be read: the export's slot is given back at once.
+    await file.body.cancel();
+    return new Response(null, { status: 200, headers });
   } catch (err) {
     return errorResponse(toErrorReply(err, onFault), headers);
   }
@@ -73,7 +88,9 @@ export const exportOperation: DescribedOperation = {
         "first, one line per conversation, every match (no paging). RFC 4180 with CRLF " +
         "line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, " +
         "tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: " +
-        EXPORT_COLUMNS.map((c) => `\`${c}\``).join(", ") + ".",
+        EXPORT_COLUMNS.map((c) => `\`${c}\``).join(", ") + ". An instance streams at most " +
+        `${EXPORTS_PER_INSTANCE} exports at once; another is refused with 503 and ` +
+        `\`Retry-After: ${EXPORT_RETRY_AFTER_SECONDS}\`.`,
     },
     auth: "dashboard",
     permission: PERMISSION,
@@ -81,6 +98,24 @@ export const exportOperation: DescribedOperation = {
   },
   input: historyFilterInput,
   output: null,
+  responses: {
+    "503": {
+      description: `Already ${EXPORTS_PER_INSTANCE} exports streaming on this instance (retry ` +
+        "after `Retry-After` seconds), or the database unreachable.",
+      headers: {
+        "Retry-After": {
+          description: "Seconds to wait before trying again.",
+          schema: { type: "integer" },
+        },
+      },
+      content: {
+        "application/json": {
+          schema: { $ref: "#/components/schemas/Error" },
+          example: { message: exportsBusyMessage(EXPORTS_PER_INSTANCE) },
+        },
+      },
+    },
+  },
   successResponse: {
     description: "The CSV file (`Content-Disposition: attachment`).",
     content: {

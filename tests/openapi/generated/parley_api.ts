@@ -2041,7 +2041,7 @@ export interface paths {
         };
         /**
          * The filtered conversation history as a CSV file, streamed
-         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`.
+         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`. An instance streams at most 2 exports at once; another is refused with 503 and `Retry-After: 5`.
          *
          *     Requires the `manage-workspace` permission.
          *
@@ -10925,7 +10925,22 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
+            /** @description Already 2 exports streaming on this instance (retry after `Retry-After` seconds), or the database unreachable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many conversation exports are running on this server (at most 2 at a time). Please retry in 5 seconds."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     widgetConfig: {
