@@ -9,6 +9,21 @@
 
 const root = new URL("../", import.meta.url);
 
+/** What a base commit's server needs to run (tests, benches and docs stay out). */
+export const SERVER_SOURCES = [
+  "main.ts",
+  "app",
+  "cli",
+  "clients",
+  "dashboard",
+  "db",
+  "domain",
+  "inbox",
+  "kv",
+  "routers",
+  "widget",
+];
+
 async function git(args: string[]): Promise<string> {
   const out = await new Deno.Command("git", { args, cwd: root, stdout: "piped", stderr: "piped" })
     .output();

@@ -20,7 +20,7 @@
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { createTestDatabase, startTestServer } from "../tests/helpers/test_server.ts";
 import { D, dashboardSeed } from "../tests/dashboard/dashboard_seed.ts";
-import { baseTree, shortCommit } from "./base_tree.ts";
+import { baseTree, SERVER_SOURCES, shortCommit } from "./base_tree.ts";
 import { freePort, percentile, realPostgresUrl, waitFor, withDatabase } from "./support.ts";
 
 const BASE = Deno.env.get("BENCH_BASE") || "288bf3e";
@@ -31,20 +31,6 @@ const PROBE_EVERY_MS = 50;
 const DELTA_EVERY_MS = 500;
 const IDLE_WINDOW_MS = 5000;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-/** What a base commit's server needs (tests, benches and docs stay out). */
-const SERVER_SOURCES = [
-  "main.ts",
-  "app",
-  "cli",
-  "clients",
-  "dashboard",
-  "db",
-  "domain",
-  "inbox",
-  "kv",
-  "routers",
-  "widget",
-];
 const APP_KEY = "base64:" + btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
 const REPLY = "Our support desk is open Monday to Friday, from nine to five.";
 

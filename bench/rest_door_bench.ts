@@ -21,7 +21,7 @@
  */
 
 import { freePort, processCpuSeconds, waitFor } from "./support.ts";
-import { baseTree, shortCommit } from "./base_tree.ts";
+import { baseTree, SERVER_SOURCES, shortCommit } from "./base_tree.ts";
 
 const SELF = new URL(import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -30,20 +30,6 @@ const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
 const BASE = Deno.env.get("BENCH_BASE") || null;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-/** What a base commit's server needs (tests, benches and docs stay out). */
-const SERVER_SOURCES = [
-  "main.ts",
-  "app",
-  "cli",
-  "clients",
-  "dashboard",
-  "db",
-  "domain",
-  "inbox",
-  "kv",
-  "routers",
-  "widget",
-];
 
 async function hasWrk(): Promise<boolean> {
   try {
