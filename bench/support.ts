@@ -101,6 +101,14 @@ export async function withDatabase<T>(url: string | null, fn: () => Promise<T>):
   }
 }
 
+/** `measure` on the embedded database, then on the real PostgreSQL when there is one. */
+export async function onEachDatabase<T>(measure: () => Promise<T>): Promise<T[]> {
+  const results = [await withDatabase(null, measure)];
+  const pg = await realPostgresUrl();
+  if (pg) results.push(await withDatabase(pg, measure));
+  return results;
+}
+
 /** The value at fraction `p` (0.5 is the median) of `values`. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

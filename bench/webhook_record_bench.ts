@@ -16,7 +16,7 @@ import { postStream } from "../tests/widget/widget_client.ts";
 import { recordEvent } from "../db/webhook_deliveries.ts";
 import { webhookConversation } from "../db/webhook_payloads.ts";
 import type { Executor } from "../db/client.ts";
-import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
+import { onEachDatabase, percentile } from "./support.ts";
 
 const PER_BLOCK = Number(Deno.env.get("BENCH_RECORD_PER_BLOCK") ?? "200");
 const BLOCKS = Number(Deno.env.get("BENCH_RECORD_BLOCKS") ?? "6");
@@ -109,9 +109,7 @@ async function measure(): Promise<string> {
 }
 
 export async function run(): Promise<string> {
-  const rows = [await withDatabase(null, measure)];
-  const pg = await realPostgresUrl();
-  if (pg) rows.push(await withDatabase(pg, measure));
+  const rows = await onEachDatabase(measure);
   return [
     "### Recording a webhook event: the conversation captured or not",
     "",

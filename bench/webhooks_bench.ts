@@ -13,7 +13,7 @@ import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { postStream } from "../tests/widget/widget_client.ts";
 import { startWebhookReceiver } from "../tests/helpers/webhook_receiver.ts";
 import { publishEvent } from "../domain/events.ts";
-import { percentile, realPostgresUrl, timeRequests, withDatabase } from "./support.ts";
+import { onEachDatabase, percentile, timeRequests } from "./support.ts";
 
 const EVENTS = Number(Deno.env.get("BENCH_WEBHOOK_EVENTS") ?? "3000");
 const ROUNDS = Number(Deno.env.get("BENCH_WEBHOOK_ROUNDS") ?? "6");
@@ -113,9 +113,7 @@ async function measure(): Promise<string> {
 }
 
 export async function run(): Promise<string> {
-  const rows = [await withDatabase(null, measure)];
-  const pg = await realPostgresUrl();
-  if (pg) rows.push(await withDatabase(pg, measure));
+  const rows = await onEachDatabase(measure);
   return [
     "### Outbound webhooks",
     "",
