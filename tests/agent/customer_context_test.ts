@@ -107,6 +107,11 @@ async function conversationOf(email: string | null, key = "acme-helper") {
   }, freshIp());
   return r.events[0]!.data.conversation_id as string;
 }
+// Customer context's own calls: the catalogue's background sync (started by every link)
+// may read products from the same fake at any moment, and is not what these steps judge.
+const shopifyContextCalls = () =>
+  shopify.requests.filter((r) => !/\bproducts\b/.test(r.query)).length;
+const contextCalls = () => shopifyContextCalls() + stripe.requests.length;
 const context = (id: string, token: string = T.acme.agent.agent) =>
   http(s.url, "GET", `/api/agent/conversations/${id}/customer-context`, { token });
 
@@ -170,11 +175,11 @@ Deno.test("customer context", serverTestOptions, async (t) => {
   await t.step("answers are cached briefly per conversation", async () => {
     const id = await conversationOf("jane@example.com");
     await context(id);
-    const calls = shopify.requests.length + stripe.requests.length;
+    const calls = contextCalls();
     const again = await context(id);
     assertEquals(again.status, 200);
     assertEquals(again.body.storefront.orders.length, 2);
-    assertEquals(shopify.requests.length + stripe.requests.length, calls);
+    assertEquals(contextCalls(), calls);
   });
 
   await t.step("linked and not found: no orders, billing found false", async () => {
@@ -184,12 +189,12 @@ Deno.test("customer context", serverTestOptions, async (t) => {
     assertEquals(r.body.storefront, { connected: true, orders: [] });
     assertEquals(r.body.billing, { connected: true, data: { found: false } });
     // No e-mail on the conversation: nothing to look up, no call made.
-    const calls = shopify.requests.length + stripe.requests.length;
+    const calls = contextCalls();
     const anon = await context(await conversationOf(null));
     assertEquals(anon.body.email, null);
     assertEquals(anon.body.storefront, { connected: true, orders: [] });
     assertEquals(anon.body.billing, { connected: true, data: { found: false } });
-    assertEquals(shopify.requests.length + stripe.requests.length, calls);
+    assertEquals(contextCalls(), calls);
   });
 
   await t.step("linked and failing: connected, empty, never a 500", async () => {
@@ -245,7 +250,7 @@ Deno.test("customer context", serverTestOptions, async (t) => {
     const { customerContext } = await import(
       "../../domain/customer_context/customer_context.ts"
     );
-    const before = shopify.requests.length;
+    const before = shopifyContextCalls();
     const deps = { ...s.deps, config: { ...s.deps.config, shopifyBaseUrl: null } };
     const r = await customerContext(deps, {
       workspaceId: (await s.deps.sql<{ id: number }[]>`
@@ -253,7 +258,7 @@ Deno.test("customer context", serverTestOptions, async (t) => {
       conversationId: await conversationOf("jane@example.com"),
     });
     assertEquals(r.storefront, { connected: true, orders: [] });
-    assertEquals(shopify.requests.length, before);
+    assertEquals(shopifyContextCalls(), before);
     await linkIntegration(adminDeps(), {
       workspace: "acme",
       service: "storefront",
@@ -266,11 +271,6 @@ Deno.test("customer context", serverTestOptions, async (t) => {
     const { customerContext } = await import(
       "../../domain/customer_context/customer_context.ts"
     );
-    // Customer context's own calls: the catalogue's background sync (started by the links
-    // above) may read products from the same fake at any moment, and is not what this judges.
-    const contextCalls = () =>
-      shopify.requests.filter((r) => !/\bproducts\b/.test(r.query)).length +
-      stripe.requests.length;
     const before = contextCalls();
     // The fakes allowed for the crawler only: the integrations are refused.
     const config = {
@@ -292,7 +292,7 @@ Deno.test("customer context", serverTestOptions, async (t) => {
   await t.step("not linked: connected false, no orders, data null", async () => {
     await unlinkIntegration(adminDeps(), { workspace: "acme", service: "storefront" });
     await unlinkIntegration(adminDeps(), { workspace: "acme", service: "billing" });
-    const calls = shopify.requests.length + stripe.requests.length;
+    const calls = contextCalls();
     const r = await context(await conversationOf("jane@example.com"));
     assertEquals(r.status, 200);
     assertEquals(r.body, {
@@ -300,7 +300,7 @@ Deno.test("customer context", serverTestOptions, async (t) => {
       storefront: { connected: false, orders: [] },
       billing: { connected: false, data: null },
     });
-    assertEquals(shopify.requests.length + stripe.requests.length, calls);
+    assertEquals(contextCalls(), calls);
   });
 
   await t.step("credentials are encrypted at rest", async () => {
