@@ -35,6 +35,7 @@ import {
   docsSet,
   hasVector,
   helpCentreSet,
+  manualSet,
   median,
   pct,
   type QuestionSet,
@@ -393,6 +394,7 @@ export async function run(): Promise<string> {
   if (typeof help === "string") out.push(help);
   else sets.push(help);
   sets.push(await docsSet());
+  sets.push(await manualSet());
   const parts = Deno.env.get("BENCH_AB_PARTS") ?? "recall,scale";
   const scaleChunks = Number(Deno.env.get("BENCH_CHUNKS") ?? "100000");
   // BENCH_AB_EMBEDDED=0 leaves the embedded database out (PostgreSQL only).

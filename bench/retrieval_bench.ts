@@ -106,6 +106,30 @@ export async function docsSet(): Promise<QuestionSet> {
   };
 }
 
+/**
+ * The third corpus (issue 42): the postgres.js manual, one page per `## `
+ * section titled by its heading (what precedes the first section is the
+ * introduction). Judged only: it has no tuning set (bench/retrieval/corpus/postgres_js/SOURCE.md).
+ */
+export async function manualSet(): Promise<QuestionSet> {
+  const text = await Deno.readTextFile(
+    new URL("./retrieval/corpus/postgres_js/README.md", import.meta.url),
+  );
+  const docs: Doc[] = [];
+  for (const part of text.split(/^(?=## )/m)) {
+    const content = part.trim();
+    if (!content) continue;
+    const title = /^##\s+(.+)$/m.exec(content)?.[1] ?? "Postgres.js introduction";
+    docs.push({ title: `Postgres.js: ${title}`, content });
+  }
+  return {
+    name: "postgres.js manual (bench/retrieval/corpus/postgres_js)",
+    botKey: "bench-manual",
+    docs,
+    sets: [{ role: "fresh", questions: await readQuestions("postgres_js_fresh_questions.json") }],
+  };
+}
+
 export const squash = (s: string) => s.replace(/\s+/g, " ");
 
 export function median(values: number[]): number {
@@ -296,6 +320,7 @@ export async function run(): Promise<string> {
   if (typeof help === "string") notes.push(help);
   else sets.push(help);
   sets.push(await docsSet());
+  sets.push(await manualSet());
   const out: string[] = [...notes];
   const embedded = await withDatabase(null, () => measure(sets));
   out.push(report(embedded.db, true, embedded.results));
