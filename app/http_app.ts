@@ -26,6 +26,8 @@ import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.
 import { errorResponse } from "../routers/doors/rest_door.ts";
 import { trpcErrorResponse } from "../routers/doors/trpc_door.ts";
 import { isWidgetPath, widgetPreflight, withWidgetCors } from "../routers/widget/cors.ts";
+import { siteGate } from "../domain/widget/site_gate.ts";
+import { requestOrigin, SITE_REFUSED_MESSAGE } from "../domain/widget/site_rules.ts";
 import { SOCKET_TEMPLATE, socketDoor } from "../routers/doors/socket_door.ts";
 import { METRICS_PATH, metricsResponse } from "../routers/doors/metrics_door.ts";
 import { recordHttpRequest } from "../domain/observability/metrics.ts";
@@ -70,6 +72,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const guarded = deps.db.watch.guard;
   const trpcDoor = createTrpcDoor(appRouter, deps, onFault);
   const metricsToken = deps.config.metricsToken;
+  const sites = siteGate(deps);
   let draining = false;
   const drain = () => {
     draining = true;
@@ -201,9 +204,11 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       const remote = info.remoteAddr.transport === "tcp" ? info.remoteAddr.hostname : "local";
       const ip = clientIp(req, remote, deps.config.trustedProxies);
       widget = isWidgetPath(path);
-      routed = widget && req.method === "OPTIONS"
+      routed = !widget
+        ? route(req, path, search, ip)
+        : req.method === "OPTIONS"
         ? [widgetPreflight(), "(widget preflight)"]
-        : route(req, path, search, ip);
+        : gateWidget(req, path, () => route(req, path, search, ip));
     } catch (err) {
       return finish(req, started, serverError(err), false);
     }
@@ -214,6 +219,29 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       );
     }
     return finish(req, started, routed, widget);
+  }
+
+  /**
+   * A widget request from a page of a site the bot does not allow is refused
+   * before its endpoint runs (docs/widget-api.md#allowed-sites). Synchronous
+   * while the bot's list is kept: the visitor's path gains a map lookup.
+   */
+  function gateWidget(
+    req: Request,
+    path: string,
+    next: () => Routed | Promise<Routed>,
+  ): Routed | Promise<Routed> {
+    const origin = requestOrigin(req);
+    if (origin === null) return next();
+    const key = widgetKeyOf(path);
+    if (key === null) return next();
+    const verdict = sites.allows(key, origin);
+    if (verdict === true) return next();
+    if (verdict === false) return siteRefused();
+    return verdict.then(
+      (ok) => ok ? next() : siteRefused(),
+      () => [errorResponse(unavailable()), "(widget site check)"] as Routed,
+    );
   }
 
   function serverError(err: unknown): Routed {
@@ -260,6 +288,18 @@ function noSniff(res: Response): Response {
     return copy;
   }
 }
+
+/** The bot key of a widget path (`k` for `/widget/k/stream`), or null. */
+function widgetKeyOf(path: string): string | null {
+  const end = path.indexOf("/", 8);
+  const key = end === -1 ? path.slice(8) : path.slice(8, end);
+  return key === "" ? null : key;
+}
+
+const siteRefused = (): [Response, string] => [
+  jsonResponse(403, { message: SITE_REFUSED_MESSAGE }),
+  "(widget site refused)",
+];
 
 /** The first segment of an absolute path: `widget` for `/widget/k/stream`. */
 function firstSegment(path: string): string {

@@ -15,6 +15,8 @@ export interface ChatbotRow {
   welcome_message: string | null;
   branding: Record<string, unknown>;
   language: string;
+  /** The widget's allowed sites (empty: any site). */
+  allowed_origins: string[];
   created_at: Date;
 }
 
@@ -272,6 +274,8 @@ export interface ChatbotSettingsUpdate {
   model?: string;
   /** Top-level branding fields merged over the stored ones (jsonb `||`). */
   brandingPatch: Record<string, unknown>;
+  /** The widget's allowed sites, normalised (domain/widget/site_rules.ts); undefined keeps them. */
+  allowedOrigins?: string[];
 }
 
 /**
@@ -295,7 +299,10 @@ export async function updateChatbotSettings(
            is_active = COALESCE(${u.isActive ?? null}, is_active),
            provider = COALESCE(${u.provider ?? null}, provider),
            model = COALESCE(${u.model ?? null}, model),
-           branding = branding || ${sql.json(u.brandingPatch as never)}
+           branding = branding || ${sql.json(u.brandingPatch as never)},
+           allowed_origins = ${
+    u.allowedOrigins ? sql`${sql.array(u.allowedOrigins)}::text[]` : sql`allowed_origins`
+  }
      WHERE workspace_id = ${workspaceId} AND public_key = ${publicKey}
     RETURNING id`;
   return rows.length > 0;

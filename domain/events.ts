@@ -154,6 +154,13 @@ export type ParleyEvent =
     chatbotId: number;
   }
   | {
+    /** A bot's allowed sites changed: every instance drops its copy of the list (site_gate.ts). */
+    type: "chatbot.sites_changed";
+    workspaceId: number;
+    chatbotId: number;
+    publicKey: string;
+  }
+  | {
     /** A screen share was requested, answered or ended; `resync`: the agent asks for a new full view. */
     type: "screen_share.updated";
     workspaceId: number;

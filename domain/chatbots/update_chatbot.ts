@@ -13,6 +13,10 @@
  * a stopped share is told (`screen_share.updated`), then publishes
  * `screen_share.turned_off` so every instance ends the bot's screen-channel
  * subscriptions at once (docs/agent-api.md#screen-sharing).
+ *
+ * The widget's allowed sites (dashboard only) are normalised and stored
+ * whole; a changed list publishes `chatbot.sites_changed`, so every
+ * instance's site check reads it again (docs/widget-api.md#allowed-sites).
  */
 import type { AppDeps } from "../deps.ts";
 import { updateChatbotSettings } from "../../db/chatbots.ts";
@@ -24,6 +28,7 @@ import { type PortalBotDetail, portalBotDetail } from "../portal/portal_chatbot_
 import { PROVIDER_CODES } from "../ai/providers.ts";
 import { type ParleyEvent, publishEvents } from "../events.ts";
 import { screenShareView } from "../screen_share/screen_share_view.ts";
+import { normaliseSites } from "../widget/site_rules.ts";
 
 export interface ChatbotUpdate {
   name: string;
@@ -33,6 +38,8 @@ export interface ChatbotUpdate {
   is_active?: boolean;
   provider?: string;
   model?: string;
+  /** The widget's allowed sites as the owner wrote them (dashboard only); empty allows any site. */
+  allowed_origins?: string[];
   /** Branding fields to change; the ones left out keep their stored value. */
   branding?: Partial<Omit<Branding, "proactive">> & {
     proactive?: Partial<Branding["proactive"]>;
@@ -63,6 +70,12 @@ export async function updateChatbot(
   ) {
     errors.provider = ["The selected provider is invalid."];
   }
+  let allowedOrigins: string[] | undefined;
+  if (input.allowed_origins !== undefined) {
+    const { sites, errors: siteErrors } = normaliseSites(input.allowed_origins);
+    if (siteErrors.length) errors.allowed_origins = siteErrors;
+    allowedOrigins = sites;
+  }
   if (Object.keys(errors).length) throw new Invalid(Object.values(errors)[0]![0]!, errors);
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(input.branding ?? {})) {
@@ -89,10 +102,21 @@ export async function updateChatbot(
       provider: editable ? input.provider : undefined,
       model: editable ? input.model : undefined,
       brandingPatch: patch,
+      allowedOrigins,
     });
     if (!updated) throw new NotFound("Chatbot not found.");
     return turnsOff ? await endScreenSharesOfBot(tx, workspaceId, botId, deps.clock()) : [];
   });
+  const sitesChanged = allowedOrigins !== undefined &&
+    allowedOrigins.join(" ") !== (current.allowed_origins ?? []).join(" ");
+  if (sitesChanged) {
+    await publishEvents(deps, [{
+      type: "chatbot.sites_changed",
+      workspaceId,
+      chatbotId: botId,
+      publicKey,
+    }]);
+  }
   if (turnsOff && (ended.length > 0 || brandingOf(current.branding).screen_share)) {
     // The shares' ends first, so a screen channel hears its share end before it is closed.
     const events: ParleyEvent[] = ended.map((row) => ({

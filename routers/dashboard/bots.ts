@@ -18,6 +18,7 @@ import { snippetFor } from "../../domain/portal/widget_snippet.ts";
 import { prechatOf } from "../../domain/widget/build_widget_config.ts";
 import { createBot } from "../../domain/dashboard/create_bot.ts";
 import { deleteBot } from "../../domain/dashboard/delete_bot.ts";
+import { MAX_ALLOWED_SITES } from "../../domain/widget/site_rules.ts";
 
 const item = z.object({
   public_key: z.string(),
@@ -46,6 +47,8 @@ const detail = item.extend({
     })),
   }),
   snippet: z.string(),
+  /** Where the widget may run (docs/widget-api.md#allowed-sites); empty: any site. */
+  allowed_origins: z.array(z.string()),
 });
 const key = z.string().min(1).max(255);
 const name = z.string().trim().min(1).superRefine(atMostChars(120)).meta({ maxLength: 120 });
@@ -58,6 +61,7 @@ const withSnippet = (row: Row, baseUrl: string) => ({
   language: row.language,
   prechat: prechatOf(row.branding?.prechat),
   snippet: snippetFor(baseUrl, row.public_key),
+  allowed_origins: row.allowed_origins,
 });
 
 export const listBots = dashboardProcedure
@@ -132,7 +136,9 @@ export const updateBot = dashboardProcedure
       description: "The portal's update (`PUT /api/portal/chatbots/{key}`) with its merge rules " +
         "(fields left out keep their value; branding merged field by field; an empty " +
         "`welcome_message` restores the default), plus `provider` and `model`, and every " +
-        "branding field under `branding`.",
+        "branding field under `branding`, and `allowed_origins`: the sites where the widget may " +
+        "run (docs/widget-api.md#allowed-sites; an empty list allows any site, left out keeps " +
+        "the list). 422 on `allowed_origins` names the entry that is not a site.",
       requestExample: { name: "Acme Support", branding: { primary_color: "#0f766e" } },
     },
     permission: "manage-chatbots",
@@ -147,6 +153,7 @@ export const updateBot = dashboardProcedure
     provider: provider.optional(),
     model: model.optional(),
     branding: brandingInput.optional(),
+    allowed_origins: z.array(z.string().max(300)).max(MAX_ALLOWED_SITES).optional(),
   }))
   .output(z.object({ data: detail }))
   .mutation(async ({ ctx, input }) => {

@@ -3,9 +3,11 @@
  * widget.js entry: reads `data-key` (and optional `data-identity`) from its
  * own script tag, derives the server address from the script's URL, loads
  * the bot's public configuration, and mounts the widget. A disabled or
- * unknown bot leaves the page untouched.
+ * unknown bot leaves the page untouched; a site the bot's owner did not
+ * allow gets a notice saying so.
  */
-import { WidgetApi } from "./api.ts";
+import { ApiError, WidgetApi } from "./api.ts";
+import { showUnavailableNotice } from "./unavailable_notice.ts";
 import { Widget } from "./widget.ts";
 
 /** `window.Parley`: lets the host page open the chat from its own buttons and pass identity. */
@@ -41,6 +43,8 @@ async function boot(script: HTMLScriptElement): Promise<void> {
     };
   } catch (err) {
     console.warn("Parley widget not started:", (err as Error).message);
+    // 403: the bot's owner did not allow this site; say so where the chat would be.
+    if (err instanceof ApiError && err.status === 403) showUnavailableNotice(err.message);
   }
 }
 

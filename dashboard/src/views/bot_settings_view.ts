@@ -3,13 +3,14 @@
  * A bot's settings: every field (name, provider, model, persona,
  * instructions, welcome message; language shown, fixed), activate and
  * deactivate, delete behind a confirmation that says what goes with it, and
- * the embed snippet with a copy button.
+ * the embed snippet with a copy button and the sites it may run on.
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { ScreenContext } from "../screen.ts";
 import { errorLine, failureText, field, pageHeader, readOnlyNote, showFieldErrors } from "../ui.ts";
 import { botTabs } from "./bot_tabs.ts";
 import { providerSelect } from "./bot_fields.ts";
+import { allowedSitesCard } from "./allowed_sites_card.ts";
 
 export async function botSettingsView(ctx: ScreenContext, key: string): Promise<HTMLElement> {
   const [{ data: bot }, keys] = await Promise.all([
@@ -144,6 +145,7 @@ export async function botSettingsView(ctx: ScreenContext, key: string): Promise<
       ),
       snippet,
       h("div", { class: "form-actions" }, copy),
+      allowedSitesCard(ctx, { ...bot, public_key: key }, canManage),
     ),
   );
 }
