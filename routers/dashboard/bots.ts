@@ -18,6 +18,7 @@ import { snippetFor } from "../../domain/portal/widget_snippet.ts";
 import { prechatOf } from "../../domain/widget/build_widget_config.ts";
 import { createBot } from "../../domain/dashboard/create_bot.ts";
 import { deleteBot } from "../../domain/dashboard/delete_bot.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 
 const item = z.object({
   public_key: z.string(),
@@ -171,4 +172,9 @@ export const deleteBotProcedure = dashboardProcedure
   })
   .input(z.object({ key }))
   .output(z.object({ message: z.string() }))
-  .mutation(({ ctx, input }) => deleteBot(ctx.deps, ctx.auth!.workspace.id, input.key));
+  .mutation(({ ctx, input }) =>
+    deleteBot(ctx.deps, ctx.auth!.workspace.id, input.key, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
+  );
