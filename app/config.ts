@@ -70,6 +70,10 @@ export interface Config {
   notifications: NotificationConfig;
   /** Hours between syncs of a linked store's product catalogue (CATALOGUE_SYNC_HOURS). */
   catalogueSyncHours: number;
+  /** Days an audit-log row is kept (AUDIT_RETENTION_DAYS, default 365; docs/accounts.md). */
+  auditRetentionDays: number;
+  /** Seconds between the audit log's retention sweeps (AUDIT_PRUNE_SECONDS, default 3600). */
+  auditPruneSeconds: number;
 
   /**
    * Customer-context hosts allowed although private (`host` or `host:port`):
@@ -339,6 +343,20 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       6,
       1,
       168,
+    ),
+    auditRetentionDays: parseIntRange(
+      "AUDIT_RETENTION_DAYS",
+      env.AUDIT_RETENTION_DAYS,
+      365,
+      1,
+      36_500,
+    ),
+    auditPruneSeconds: parseIntRange(
+      "AUDIT_PRUNE_SECONDS",
+      env.AUDIT_PRUNE_SECONDS,
+      3600,
+      1,
+      86_400,
     ),
 
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),

@@ -66,3 +66,23 @@ export async function fetchConversationsCsv(
     { headers: token ? { authorization: `Bearer ${token}` } : {} },
   );
 }
+
+/** The audit log's filter as the list and the export take it. */
+export type AuditFilter = Omit<DashboardInputs["listAuditLog"], "cursor" | "per_page">;
+
+/**
+ * The filtered audit log as a CSV file (`GET /api/dashboard/audit-log/export`,
+ * a raw route outside tRPC): the response, for the caller to save.
+ */
+export async function fetchAuditLogCsv(
+  opts: Pick<DashboardClientOptions, "baseUrl" | "token">,
+  filter: AuditFilter,
+): Promise<Response> {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v) query.set(k, String(v));
+  const token = opts.token();
+  return await fetch(
+    `${opts.baseUrl.replace(/\/+$/, "")}/api/dashboard/audit-log/export?${query}`,
+    { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  );
+}

@@ -38,5 +38,7 @@ export interface ScreenContext {
 export interface Screen {
   path: string;
   title: string;
+  /** Listed in the navigation and opened only for roles holding it (the audit log). */
+  permission?: Permission;
   render(ctx: ScreenContext, params: string[]): HTMLElement | Promise<HTMLElement>;
 }

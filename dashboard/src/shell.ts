@@ -16,7 +16,7 @@ import {
 } from "../../clients/dashboard_client.ts";
 import { type DashboardLive, followDashboard } from "../../clients/dashboard_live.ts";
 import { fill, h } from "../../inbox/src/dom.ts";
-import type { ScreenContext } from "./screen.ts";
+import type { Screen, ScreenContext } from "./screen.ts";
 import { SCREENS } from "./screens.ts";
 import { failureText } from "./ui.ts";
 
@@ -62,7 +62,7 @@ export class DashboardShell {
       h("span", { class: "brand-name" }, brandName),
       s.brand ? h("span", { class: "powered-by" }, `powered by ${s.brand.powered_by}`) : null,
     );
-    for (const screen of SCREENS) {
+    for (const screen of this.#screens()) {
       this.#nav.append(
         h(
           "li",
@@ -137,7 +137,8 @@ export class DashboardShell {
   async #route(): Promise<void> {
     const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean)
       .map((p) => decodeURIComponent(p));
-    const screen = SCREENS.find((s) => s.path === parts[0]) ?? SCREENS[0]!;
+    const screens = this.#screens();
+    const screen = screens.find((s) => s.path === parts[0]) ?? screens[0]!;
     const seq = ++this.#renderSeq;
     this.#leaveScreen();
     delete document.body.dataset.screen;
@@ -174,6 +175,12 @@ export class DashboardShell {
         ),
       );
     }
+  }
+
+  /** The screens this role may open: a screen with a permission is hidden from others. */
+  #screens(): readonly Screen[] {
+    const held = this.#o.session.permissions;
+    return SCREENS.filter((s) => !s.permission || held.includes(s.permission));
   }
 
   #context(path: string, seq: number): ScreenContext {

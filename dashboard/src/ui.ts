@@ -93,3 +93,16 @@ export function shownOnce(label: string, value: string, explanation: string): HT
     h("div", { class: "inline-form" }, input, copy),
   );
 }
+
+/** Saves the response as a file under the name the server gave it. */
+export async function saveCsv(res: Response, fallback = "export.csv"): Promise<string> {
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
+    fallback;
+  const url = URL.createObjectURL(await res.blob());
+  const a = h("a", { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return name;
+}

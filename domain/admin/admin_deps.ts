@@ -4,6 +4,7 @@ import { findUserByEmail, type UserRow } from "../../db/users.ts";
 import { findWorkspaceBySlug, type WorkspaceRow } from "../../db/workspaces.ts";
 import { NotFound } from "../errors.ts";
 import type { WebhookConfig } from "../../app/config.ts";
+import { type AuditActor, systemActor } from "../audit/record_audit.ts";
 
 export interface AdminDeps {
   sql: Sql;
@@ -25,4 +26,9 @@ export async function requireUser(sql: Sql, email: string): Promise<UserRow> {
   const user = await findUserByEmail(sql, email);
   if (!user) throw new NotFound(`No user with e-mail "${email}".`);
   return user;
+}
+
+/** Who the audit log names for a change made with the admin CLI (an operator, no user). */
+export function adminCliActor(): AuditActor {
+  return systemActor("admin CLI");
 }

@@ -6,7 +6,7 @@
 import { listProviderKeyViews, type ProviderKeyView } from "../provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../provider_keys/set_provider_key.ts";
 import { removeProviderKey } from "../provider_keys/delete_provider_key.ts";
-import { type AdminDeps, requireWorkspace } from "./admin_deps.ts";
+import { adminCliActor, type AdminDeps, requireWorkspace } from "./admin_deps.ts";
 
 export async function listKeys(
   deps: AdminDeps,
@@ -24,7 +24,7 @@ export async function setKey(
   const stored = await setProviderKey(deps.sql, deps.appKey, ws.id, {
     provider: input.provider,
     apiKey: input.apiKey,
-  });
+  }, { actor: adminCliActor(), now: deps.now });
   return { workspace: ws.slug, ...stored };
 }
 
@@ -33,6 +33,9 @@ export async function deleteKey(
   input: { workspace: string; provider: string },
 ): Promise<{ workspace: string; provider: string; message: string }> {
   const ws = await requireWorkspace(deps.sql, input.workspace);
-  const { message } = await removeProviderKey(deps.sql, ws.id, input.provider);
+  const { message } = await removeProviderKey(deps.sql, ws.id, input.provider, {
+    actor: adminCliActor(),
+    now: deps.now,
+  });
   return { workspace: ws.slug, provider: input.provider, message };
 }

@@ -8,7 +8,8 @@ import { addEndpoint } from "../webhooks/create_endpoint.ts";
 import { endpointView } from "../webhooks/endpoint_view.ts";
 import { rotateSecret } from "../webhooks/rotate_endpoint_secret.ts";
 import { Invalid, NotFound } from "../errors.ts";
-import { type AdminDeps, requireWorkspace } from "./admin_deps.ts";
+import { recordAudit } from "../audit/record_audit.ts";
+import { adminCliActor, type AdminDeps, requireWorkspace } from "./admin_deps.ts";
 
 const STRICT = {
   allowHosts: [],
@@ -43,14 +44,24 @@ export async function addWebhook(
     url: input.url,
     events: input.events.split(",").map((e) => e.trim()).filter(Boolean),
     description: input.description,
-  });
+  }, adminCliActor());
 }
 
 export async function removeWebhook(deps: AdminDeps, input: { workspace: string; id: string }) {
   const ws = await requireWorkspace(deps.sql, input.workspace);
-  if (!await deleteEndpoint(deps.sql, ws.id, endpointId(input.id))) {
-    throw new NotFound("Webhook endpoint not found.");
-  }
+  const id = endpointId(input.id);
+  const deleted = await deps.sql.begin(async (tx) => {
+    if (!await deleteEndpoint(tx, ws.id, id)) return false;
+    await recordAudit(tx, {
+      workspaceId: ws.id,
+      actor: adminCliActor(),
+      action: "webhook.deleted",
+      target: { type: "webhook", id },
+      now: deps.now,
+    });
+    return true;
+  });
+  if (!deleted) throw new NotFound("Webhook endpoint not found.");
   return { message: "The webhook endpoint was deleted." };
 }
 
@@ -63,5 +74,5 @@ export async function rotateWebhook(
   if (hours !== undefined && (!Number.isInteger(hours) || hours < 0 || hours > 168)) {
     throw Invalid.field("overlap-hours", "The overlap must be 0 to 168 hours.");
   }
-  return await rotateSecret(deps, ws.id, endpointId(input.id), hours);
+  return await rotateSecret(deps, ws.id, endpointId(input.id), adminCliActor(), hours);
 }

@@ -2,6 +2,7 @@
 import type { Sql } from "../../db/client.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { issueLimitedToken } from "../auth/issue_limited_token.ts";
+import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 import { type ApiTokenView, apiTokenView } from "./api_token_view.ts";
 
 export async function createApiToken(
@@ -9,6 +10,7 @@ export async function createApiToken(
   auth: Auth,
   name: string,
   now: Date,
+  actor: AuditActor,
 ): Promise<{ token: string; data: ApiTokenView }> {
   const issued = await issueLimitedToken(sql, {
     workspaceId: auth.workspace.id,
@@ -17,7 +19,15 @@ export async function createApiToken(
     name,
     ability: "api",
     now,
-  });
+  }, (tx, token) =>
+    recordAudit(tx, {
+      workspaceId: auth.workspace.id,
+      actor,
+      action: "api_token.created",
+      target: { type: "api_token", id: token.id },
+      details: { name },
+      now,
+    }));
   const row = {
     id: issued.id,
     name,

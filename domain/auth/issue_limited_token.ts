@@ -4,7 +4,7 @@
  * transaction under a per-user lock, so two calls cannot both take the last
  * slot. The admin CLI and the dashboard's API-token panel both issue here.
  */
-import type { Sql } from "../../db/client.ts";
+import type { Sql, Tx } from "../../db/client.ts";
 import { type Ability, countActiveTokens } from "../../db/tokens.ts";
 import { Invalid } from "../errors.ts";
 import { type IssuedToken, issueToken } from "./tokens.ts";
@@ -21,6 +21,8 @@ export async function issueLimitedToken(
     ability: Ability;
     now: Date;
   },
+  /** Runs in the issuing transaction (the audit row of a created token commits with it). */
+  alongside?: (tx: Tx, issued: IssuedToken) => Promise<void>,
 ): Promise<IssuedToken> {
   return await sql.begin(async (tx) => {
     // Serialise issuing per user, so the count below stays true until commit.
@@ -39,12 +41,14 @@ export async function issueLimitedToken(
           "revoke one first.",
       );
     }
-    return await issueToken(tx, {
+    const issued = await issueToken(tx, {
       workspaceId: input.workspaceId,
       userId: input.userId,
       name: input.name,
       ability: input.ability,
       now: input.now,
     });
+    await alongside?.(tx, issued);
+    return issued;
   });
 }

@@ -24,6 +24,7 @@ import { type HistoryFilterInput, resolveHistoryFilter } from "./history_filter.
 import { type CsvCell, csvLine } from "./csv.ts";
 import type { ExportGate } from "./export_gate.ts";
 import { Unavailable } from "../errors.ts";
+import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 
 /**
  * How long a batch (its statement, and its rows turned into CSV) should take:
@@ -85,6 +86,11 @@ export interface ExportContext {
   sql: Executor;
   /** The instance's export slots and batch turns (export_gate.ts). */
   gate: ExportGate;
+  /**
+   * Who asked: the export is recorded in the audit log before its first byte.
+   * Null for a HEAD, which reads no row.
+   */
+  actor: AuditActor | null;
 }
 
 /** The next batch's size: the one that would have taken the target time, at most doubling. */
@@ -105,6 +111,14 @@ export async function exportHistory(
   const ticket = gate.enter();
   if (!ticket) {
     throw new Unavailable(exportsBusyMessage(gate.limit), EXPORT_RETRY_AFTER_SECONDS);
+  }
+  if (ctx.actor) {
+    try {
+      await recordExport(sql, workspace.id, ctx.actor, input, now);
+    } catch (err) {
+      ticket.leave();
+      throw err;
+    }
   }
   const encoder = new TextEncoder();
   let after: HistoryKey | null = null;
@@ -166,4 +180,23 @@ export async function exportHistory(
   }, { highWaterMark: 0 });
   const slug = workspace.slug.replace(/[^a-z0-9-]+/gi, "-") || "workspace";
   return { filename: `conversations-${slug}-${now.toISOString().slice(0, 10)}.csv`, body };
+}
+
+/** The audit row: the filter as given (bot key, dates, words searched), not the rows. */
+async function recordExport(
+  sql: Executor,
+  workspaceId: number,
+  actor: AuditActor,
+  input: HistoryFilterInput,
+  now: Date,
+): Promise<void> {
+  const filter: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input)) if (typeof v === "string" && v) filter[k] = v;
+  await recordAudit(sql, {
+    workspaceId,
+    actor,
+    action: "conversations.exported",
+    details: filter,
+    now,
+  });
 }

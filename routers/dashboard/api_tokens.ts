@@ -7,6 +7,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { listApiTokens } from "../../domain/api_tokens/list_api_tokens.ts";
 import { createApiToken } from "../../domain/api_tokens/create_api_token.ts";
 import { revokeApiToken } from "../../domain/api_tokens/revoke_api_token.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 
 const apiToken = z.object({
   id: z.int(),
@@ -47,7 +48,13 @@ export const createTokenProcedure = dashboardProcedure
   .output(z.object({ token: z.string(), data: apiToken }))
   .mutation(async ({ ctx, input }) => {
     ctx.response.status = 201;
-    return await createApiToken(ctx.deps.sql, ctx.auth!, input.name, ctx.now);
+    return await createApiToken(
+      ctx.deps.sql,
+      ctx.auth!,
+      input.name,
+      ctx.now,
+      actorOf(ctx.auth!, ctx.ip),
+    );
   });
 
 export const revokeTokenProcedure = dashboardProcedure
@@ -63,6 +70,6 @@ export const revokeTokenProcedure = dashboardProcedure
   .input(z.object({ token: z.coerce.number().int().min(1) }))
   .output(z.object({ message: z.string() }))
   .mutation(async ({ ctx, input }) => {
-    await revokeApiToken(ctx.deps.sql, ctx.auth!, input.token, ctx.now);
+    await revokeApiToken(ctx.deps.sql, ctx.auth!, input.token, ctx.now, actorOf(ctx.auth!, ctx.ip));
     return { message: "Token revoked." };
   });

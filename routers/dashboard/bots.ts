@@ -19,6 +19,7 @@ import { prechatOf } from "../../domain/widget/build_widget_config.ts";
 import { createBot } from "../../domain/dashboard/create_bot.ts";
 import { deleteBot } from "../../domain/dashboard/delete_bot.ts";
 import { MAX_ALLOWED_SITES } from "../../domain/widget/site_rules.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 
 const item = z.object({
   public_key: z.string(),
@@ -178,4 +179,9 @@ export const deleteBotProcedure = dashboardProcedure
   })
   .input(z.object({ key }))
   .output(z.object({ message: z.string() }))
-  .mutation(({ ctx, input }) => deleteBot(ctx.deps, ctx.auth!.workspace.id, input.key));
+  .mutation(({ ctx, input }) =>
+    deleteBot(ctx.deps, ctx.auth!.workspace.id, input.key, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
+  );

@@ -12,6 +12,7 @@ import type { DescribedOperation } from "../openapi/document.ts";
 import { describeError } from "../../app/logger.ts";
 import { authenticate } from "../../domain/auth/tokens.ts";
 import { can } from "../../domain/auth/permissions.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import { Forbidden } from "../../domain/errors.ts";
 import {
   EXPORT_COLUMNS,
@@ -34,7 +35,7 @@ export const EXPORT_RATE_LIMIT: RateLimitSpec = {
 /** Bulk personal data leaves the system: owners and administrators only. */
 const PERMISSION = "manage-workspace" as const;
 
-async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
+async function handleExport(req: Request, deps: AppDeps, ip: string): Promise<Response> {
   const headers = new Headers();
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   try {
@@ -53,7 +54,11 @@ async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
     const parsed = historyFilterInput.safeParse(query);
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const file = await exportHistory(
-      { sql: deps.sql, gate: deps.exports },
+      {
+        sql: deps.sql,
+        gate: deps.exports,
+        actor: req.method === "HEAD" ? null : actorOf(auth, ip),
+      },
       auth.workspace,
       parsed.data,
       now,
@@ -131,6 +136,6 @@ export const dashboardExportRoutes: RawRoute[] = [{
   method: "GET",
   pattern: ["api", "dashboard", "conversations", "export"],
   template: "/api/dashboard/conversations/export",
-  handle: (req, _params, deps) => handleExport(req, deps),
+  handle: (req, _params, deps, ip) => handleExport(req, deps, ip),
   openapi: exportOperation,
 }];

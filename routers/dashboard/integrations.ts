@@ -9,6 +9,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { listWorkspaceIntegrations } from "../../domain/integrations/list_integrations.ts";
 import { linkWorkspaceIntegration } from "../../domain/integrations/link_workspace_integration.ts";
 import { unlinkWorkspaceIntegration } from "../../domain/integrations/unlink_workspace_integration.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import { testWorkspaceIntegration } from "../../domain/integrations/test_workspace_integration.ts";
 
 const service = z.enum(["storefront", "billing"], {
@@ -74,7 +75,10 @@ export const linkIntegrationProcedure = dashboardProcedure
   .input(z.object({ service, shop, credential }))
   .output(z.object({ data: integration }))
   .mutation(async ({ ctx, input }) => ({
-    data: await linkWorkspaceIntegration(ctx.deps, ctx.auth!, input),
+    data: await linkWorkspaceIntegration(ctx.deps, ctx.auth!, input, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    }),
   }));
 
 export const unlinkIntegrationProcedure = dashboardProcedure
@@ -92,7 +96,12 @@ export const unlinkIntegrationProcedure = dashboardProcedure
   })
   .input(z.object({ service }))
   .output(z.object({ message: z.string() }))
-  .mutation(({ ctx, input }) => unlinkWorkspaceIntegration(ctx.deps, ctx.auth!, input.service));
+  .mutation(({ ctx, input }) =>
+    unlinkWorkspaceIntegration(ctx.deps, ctx.auth!, input.service, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
+  );
 
 export const testIntegrationProcedure = dashboardProcedure
   .meta({

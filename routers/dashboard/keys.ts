@@ -8,6 +8,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
 import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
   apiKeyField,
   providerCode as provider,
@@ -47,7 +48,7 @@ export const putKey = dashboardProcedure
     data: await setProviderKey(ctx.deps.sql, ctx.deps.appKey, ctx.auth!.workspace.id, {
       provider: input.provider,
       apiKey: input.api_key,
-    }),
+    }, { actor: actorOf(ctx.auth!, ctx.ip), now: ctx.now }),
   }));
 
 export const deleteKey = dashboardProcedure
@@ -64,5 +65,8 @@ export const deleteKey = dashboardProcedure
   .input(z.object({ provider }))
   .output(z.object({ message: z.string() }))
   .mutation(({ ctx, input }) =>
-    removeProviderKey(ctx.deps.sql, ctx.auth!.workspace.id, input.provider)
+    removeProviderKey(ctx.deps.sql, ctx.auth!.workspace.id, input.provider, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
   );

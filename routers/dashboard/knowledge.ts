@@ -10,6 +10,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
 import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
 import { deleteSource } from "../../domain/knowledge/delete_source.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import { retrainSource } from "../../domain/knowledge/retrain_source.ts";
 
 const key = z.string().min(1).max(255);
@@ -80,7 +81,10 @@ export const deleteKnowledge = dashboardProcedure
   .input(z.object({ key, source }))
   .output(z.object({ message: z.string() }))
   .mutation(({ ctx, input }) =>
-    deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source)
+    deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
   );
 
 export const retrainKnowledge = dashboardProcedure

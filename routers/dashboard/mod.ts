@@ -32,6 +32,7 @@ import {
   rotateWebhookSecret,
   updateWebhook,
 } from "./webhooks.ts";
+import { listAuditLogProcedure } from "./audit_log.ts";
 
 export const dashboardRouter = router({
   login,
@@ -85,4 +86,5 @@ export const dashboardRouter = router({
   rotateWebhookSecret,
   listWebhookDeliveries,
   redeliverWebhook,
+  listAuditLog: listAuditLogProcedure,
 });

@@ -14,6 +14,7 @@ import { listEndpoints } from "../../domain/webhooks/list_endpoints.ts";
 import { rotateEndpointSecret } from "../../domain/webhooks/rotate_endpoint_secret.ts";
 import { listDeliveries } from "../../domain/webhooks/list_deliveries.ts";
 import { redeliver } from "../../domain/webhooks/redeliver.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
   deliveriesLimit,
   deliveryId,
@@ -66,7 +67,12 @@ export const createWebhook = dashboardProcedure
   }))
   .output(z.object({ data: endpointWithSecret }))
   .mutation(async ({ ctx, input }) => {
-    const data = await createEndpoint(ctx.deps, ctx.auth!.workspace.id, input);
+    const data = await createEndpoint(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      input,
+      actorOf(ctx.auth!, ctx.ip),
+    );
     ctx.response.status = 201;
     return { data };
   });
@@ -91,7 +97,15 @@ export const updateWebhook = dashboardProcedure
   .output(z.object({ data: endpointSchema }))
   .mutation(async ({ ctx, input }) => {
     const { id, ...patch } = input;
-    return { data: await updateEndpoint(ctx.deps, ctx.auth!.workspace.id, id, patch) };
+    return {
+      data: await updateEndpoint(
+        ctx.deps,
+        ctx.auth!.workspace.id,
+        id,
+        patch,
+        actorOf(ctx.auth!, ctx.ip),
+      ),
+    };
   });
 
 export const deleteWebhook = dashboardProcedure
@@ -106,7 +120,9 @@ export const deleteWebhook = dashboardProcedure
   })
   .input(z.object({ id: endpointId }))
   .output(z.object({ message: z.string() }))
-  .mutation(({ ctx, input }) => deleteEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id));
+  .mutation(({ ctx, input }) =>
+    deleteEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id, actorOf(ctx.auth!, ctx.ip))
+  );
 
 export const rotateWebhookSecret = dashboardProcedure
   .meta({
@@ -125,6 +141,7 @@ export const rotateWebhookSecret = dashboardProcedure
       ctx.deps,
       ctx.auth!.workspace.id,
       input.id,
+      actorOf(ctx.auth!, ctx.ip),
       input.overlap_hours,
     ),
   }));

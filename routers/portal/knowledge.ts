@@ -6,6 +6,7 @@ import { portalProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
 import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
 import { deleteSource } from "../../domain/knowledge/delete_source.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 
 const key = z.string().min(1).max(255);
 
@@ -70,5 +71,8 @@ export const deleteKnowledge = portalProcedure
   .input(z.object({ key, source: z.coerce.number().int().min(1) }))
   .output(z.object({ message: z.string() }))
   .mutation(({ ctx, input }) =>
-    deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source)
+    deleteSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source, {
+      actor: actorOf(ctx.auth!, ctx.ip),
+      now: ctx.now,
+    })
   );

@@ -13,6 +13,7 @@ import { listEndpoints, showEndpoint } from "../../domain/webhooks/list_endpoint
 import { rotateEndpointSecret } from "../../domain/webhooks/rotate_endpoint_secret.ts";
 import { listDeliveries } from "../../domain/webhooks/list_deliveries.ts";
 import { redeliver } from "../../domain/webhooks/redeliver.ts";
+import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
   deliveriesLimit,
   deliveryId,
@@ -65,7 +66,12 @@ export const createWebhook = portalProcedure
   }))
   .output(z.object({ data: endpointWithSecret }))
   .mutation(async ({ ctx, input }) => {
-    const data = await createEndpoint(ctx.deps, ctx.auth!.workspace.id, input);
+    const data = await createEndpoint(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      input,
+      actorOf(ctx.auth!, ctx.ip),
+    );
     ctx.response.status = 201;
     return { data };
   });
@@ -103,7 +109,15 @@ export const updateWebhook = portalProcedure
   .output(z.object({ data: endpointSchema }))
   .mutation(async ({ ctx, input }) => {
     const { id, ...patch } = input;
-    return { data: await updateEndpoint(ctx.deps, ctx.auth!.workspace.id, id, patch) };
+    return {
+      data: await updateEndpoint(
+        ctx.deps,
+        ctx.auth!.workspace.id,
+        id,
+        patch,
+        actorOf(ctx.auth!, ctx.ip),
+      ),
+    };
   });
 
 export const deleteWebhook = portalProcedure
@@ -118,7 +132,9 @@ export const deleteWebhook = portalProcedure
   })
   .input(z.object({ id: endpointId }))
   .output(z.object({ message: z.string() }))
-  .mutation(({ ctx, input }) => deleteEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id));
+  .mutation(({ ctx, input }) =>
+    deleteEndpoint(ctx.deps, ctx.auth!.workspace.id, input.id, actorOf(ctx.auth!, ctx.ip))
+  );
 
 export const rotateWebhookSecret = portalProcedure
   .meta({
@@ -140,6 +156,7 @@ export const rotateWebhookSecret = portalProcedure
       ctx.deps,
       ctx.auth!.workspace.id,
       input.id,
+      actorOf(ctx.auth!, ctx.ip),
       input.overlap_hours,
     ),
   }));

@@ -14,7 +14,7 @@ import {
   type HistoryFilter,
 } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
-import { errorLine, field, formatDate, pageHeader, showFieldErrors } from "../ui.ts";
+import { errorLine, field, formatDate, pageHeader, saveCsv, showFieldErrors } from "../ui.ts";
 import { transcriptView } from "./history_transcript_view.ts";
 
 type Row = DashboardOutputs["listConversations"]["data"][number];
@@ -72,19 +72,6 @@ function row(r: Row): HTMLElement {
     h("td", { "data-label": "Messages" }, String(r.messages)),
     h("td", { class: "preview-cell" }, r.preview ?? ""),
   );
-}
-
-/** Saves the response as a file under the name the server gave it. */
-async function saveCsv(res: Response): Promise<string> {
-  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
-    "conversations.csv";
-  const url = URL.createObjectURL(await res.blob());
-  const a = h("a", { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-  return name;
 }
 
 async function filterForm(

@@ -1997,6 +1997,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's audit log, newest first, filtered by person, action and date
+         * @description One row per security-relevant action (docs/accounts.md): when, the actor (user id, name and e-mail at the time, the token used), the client address, the action, its record (`target`, by public id) and details (names, counts, which fields changed: never a secret). Keyset-paged: pass `next_cursor` back as `cursor` (null on the last page). Owners and administrators only.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        get: operations["dashboardListAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots/{key}/try": {
         parameters: {
             query?: never;
@@ -2048,6 +2070,30 @@ export interface paths {
          *     Rate limit: 10 requests per 60 s per user.
          */
         get: operations["dashboardExportConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit log as a CSV file, newest first
+         * @description The same filter as `GET /api/dashboard/audit-log`, every matching row (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'`. Columns: `id`, `occurred_at`, `actor_user_id`, `actor_token_id`, `actor`, `ip`, `action`, `target_type`, `target_id`, `details` (`details` as JSON).
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        get: operations["dashboardExportAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10807,6 +10853,104 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardListAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A member's user id: what this person did (as the actor).
+                 * @example 12
+                 */
+                person?: string;
+                /**
+                 * @description One action name (docs/accounts.md lists them).
+                 * @example auth.sign_in
+                 */
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned";
+                /**
+                 * @description On or after this UTC day (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description On or before this UTC day, inclusive.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+                /** @example cursor */
+                cursor?: string;
+                /**
+                 * @description Rows per page, 1 to 100 (default 50).
+                 * @example per page
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "occurred_at": "2026-11-21T07:06:17.123000Z",
+                     *           "actor": {
+                     *             "user_id": 1,
+                     *             "label": "OpenAI",
+                     *             "token_id": 1
+                     *           },
+                     *           "ip": "ip",
+                     *           "action": "action",
+                     *           "target": {
+                     *             "type": "type",
+                     *             "id": "id"
+                     *           },
+                     *           "details": {}
+                     *         }
+                     *       ],
+                     *       "next_cursor": "next cursor",
+                     *       "per_page": 1
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            occurred_at: string;
+                            actor: {
+                                user_id: number | null;
+                                label: string;
+                                token_id: number | null;
+                            };
+                            ip: string | null;
+                            action: string;
+                            target: {
+                                type: string;
+                                id: string;
+                            } | null;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        next_cursor: string | null;
+                        per_page: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardTryBot: {
         parameters: {
             query?: never;
@@ -10941,6 +11085,54 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    dashboardExportAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A member's user id: what this person did (as the actor).
+                 * @example 12
+                 */
+                person?: string;
+                /**
+                 * @description One action name (docs/accounts.md lists them).
+                 * @example auth.sign_in
+                 */
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned";
+                /**
+                 * @description On or after this UTC day (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description On or before this UTC day, inclusive.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,occurred_at,actor_user_id,actor_token_id,actor,ip,action,target_type,target_id,details */
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     widgetConfig: {
