@@ -11,29 +11,81 @@ export interface InvitationRow {
   role: Role;
   created_at: Date;
   expires_at: Date;
+  /** The link's secret under APP_KEY; null for invitations made before 0220. */
+  secret_encrypted: string | null;
+}
+
+const COLUMNS = "id, workspace_id, email, role, created_at, expires_at, secret_encrypted";
+
+/** A fresh link for an invitation: its secret's hash, the secret encrypted, who sent it. */
+export interface InvitationLink {
+  role: Role;
+  secretHash: string;
+  secretEncrypted: string;
+  invitedBy: number;
+  expiresAt: Date;
+  now: Date;
 }
 
 /** A new invitation; null when the address already has one open in the workspace. */
 export async function insertInvitation(
   sql: Executor,
-  i: {
-    workspaceId: number;
-    email: string;
-    role: Role;
-    secretHash: string;
-    invitedBy: number;
-    expiresAt: Date;
-    now: Date;
-  },
+  i: InvitationLink & { workspaceId: number; email: string },
 ): Promise<InvitationRow | null> {
   const [row] = await sql<InvitationRow[]>`
-    INSERT INTO invitations (workspace_id, email, role, secret_hash, invited_by, created_at,
-                             expires_at)
-    VALUES (${i.workspaceId}, ${i.email}, ${i.role}, ${i.secretHash}, ${i.invitedBy}, ${i.now},
-            ${i.expiresAt})
+    INSERT INTO invitations (workspace_id, email, role, secret_hash, secret_encrypted,
+                             invited_by, created_at, expires_at)
+    VALUES (${i.workspaceId}, ${i.email}, ${i.role}, ${i.secretHash}, ${i.secretEncrypted},
+            ${i.invitedBy}, ${i.now}, ${i.expiresAt})
     ON CONFLICT (workspace_id, email) WHERE accepted_at IS NULL AND revoked_at IS NULL DO NOTHING
-    RETURNING id, workspace_id, email, role, created_at, expires_at`;
+    RETURNING ${sql.unsafe(COLUMNS)}`;
   return row ?? null;
+}
+
+/** The open (unused, unrevoked, possibly expired) invitation of an address, locked. */
+export async function lockOpenInvitationOf(
+  sql: Executor,
+  workspaceId: number,
+  email: string,
+): Promise<InvitationRow | null> {
+  const [row] = await sql<InvitationRow[]>`
+    SELECT ${sql.unsafe(COLUMNS)} FROM invitations
+     WHERE workspace_id = ${workspaceId} AND email = ${email} AND accepted_at IS NULL
+       AND revoked_at IS NULL
+     FOR UPDATE`;
+  return row ?? null;
+}
+
+/** An open invitation by id (expired ones included). */
+export async function findOpenInvitation(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+): Promise<InvitationRow | null> {
+  const [row] = await sql<InvitationRow[]>`
+    SELECT ${sql.unsafe(COLUMNS)} FROM invitations
+     WHERE workspace_id = ${workspaceId} AND id = ${id} AND accepted_at IS NULL
+       AND revoked_at IS NULL`;
+  return row ?? null;
+}
+
+/**
+ * Renew an open invitation in place: a new secret (the old link stops
+ * working, its hash being replaced), a new expiry, the role given.
+ */
+export async function renewInvitation(
+  sql: Executor,
+  id: number,
+  i: InvitationLink,
+): Promise<InvitationRow> {
+  const [row] = await sql<InvitationRow[]>`
+    UPDATE invitations
+       SET role = ${i.role}, secret_hash = ${i.secretHash},
+           secret_encrypted = ${i.secretEncrypted}, invited_by = ${i.invitedBy},
+           created_at = ${i.now}, expires_at = ${i.expiresAt}
+     WHERE id = ${id}
+    RETURNING ${sql.unsafe(COLUMNS)}`;
+  return row!;
 }
 
 /** Invitations neither used nor revoked (expired ones included, shown as such). */
@@ -42,7 +94,7 @@ export async function listOpenInvitations(
   workspaceId: number,
 ): Promise<InvitationRow[]> {
   return await sql<InvitationRow[]>`
-    SELECT id, workspace_id, email, role, created_at, expires_at FROM invitations
+    SELECT ${sql.unsafe(COLUMNS)} FROM invitations
      WHERE workspace_id = ${workspaceId} AND accepted_at IS NULL AND revoked_at IS NULL
      ORDER BY created_at DESC, id DESC`;
 }
@@ -74,7 +126,7 @@ export async function findUsableInvitation(
   const lock = forUpdate ? sql`FOR UPDATE OF i` : sql``;
   const [row] = await sql<UsableInvitation[]>`
     SELECT i.id, i.workspace_id, i.email, i.role, i.created_at, i.expires_at,
-           w.name AS workspace_name
+           i.secret_encrypted, w.name AS workspace_name
       FROM invitations i JOIN workspaces w ON w.id = i.workspace_id
      WHERE i.secret_hash = ${secretHash} AND i.accepted_at IS NULL AND i.revoked_at IS NULL
        AND i.expires_at > ${now} AND NOT w.suspended
@@ -82,20 +134,23 @@ export async function findUsableInvitation(
   return row ?? null;
 }
 
+/** Spent: the encrypted secret goes too, nothing needs the link any more. */
 export async function markInvitationAccepted(sql: Executor, id: number, now: Date) {
-  await sql`UPDATE invitations SET accepted_at = ${now} WHERE id = ${id}`;
+  await sql`UPDATE invitations SET accepted_at = ${now}, secret_encrypted = NULL
+             WHERE id = ${id}`;
 }
 
+/** Revoked: its link stops working and its encrypted secret is dropped. */
 export async function revokeInvitation(
   sql: Executor,
   workspaceId: number,
   id: number,
   now: Date,
-): Promise<boolean> {
-  const rows = await sql`
-    UPDATE invitations SET revoked_at = ${now}
+): Promise<Pick<InvitationRow, "id" | "email" | "role"> | null> {
+  const [row] = await sql<Pick<InvitationRow, "id" | "email" | "role">[]>`
+    UPDATE invitations SET revoked_at = ${now}, secret_encrypted = NULL
      WHERE workspace_id = ${workspaceId} AND id = ${id} AND accepted_at IS NULL
        AND revoked_at IS NULL
-    RETURNING 1`;
-  return rows.length > 0;
+    RETURNING id, email, role`;
+  return row ?? null;
 }

@@ -2,30 +2,35 @@
 /**
  * The page an invitation link opens (`/dashboard#/invitation/<secret>`), no
  * sign-in needed: it shows the workspace and role, the invitee chooses a name
- * and a password, and is sent to where that role signs in (/inbox for an
- * agent, /dashboard otherwise).
+ * and a password, and is then signed in where that role works (the inbox for
+ * an agent, the dashboard otherwise: the session is stored as each app's own
+ * sign-in stores it), with a word of which workspace they joined.
  */
 import type { DashboardClient } from "../../clients/dashboard_client.ts";
 import { h } from "../../inbox/src/dom.ts";
+import { saveSession as saveInboxSession } from "../../inbox/src/session_store.ts";
+import { saveSession as saveDashboardSession } from "./session_store.ts";
 import { errorLine, failureText, field, showFieldErrors } from "./ui.ts";
+
+const page = (...children: HTMLElement[]) =>
+  h("div", { class: "login-wrap" }, h("div", { class: "login" }, ...children));
 
 export async function invitationView(client: DashboardClient, token: string): Promise<HTMLElement> {
   let offer: { workspace: string; email: string; role: string };
   try {
     offer = await client.readInvitation.mutate({ token });
   } catch (err) {
-    return h(
-      "div",
-      { class: "login-wrap" },
-      h(
-        "div",
-        { class: "login" },
-        h("h1", null, "Invitation"),
-        h("p", { role: "alert" }, failureText(err)),
-      ),
-    );
+    return page(h("h1", null, "Invitation"), h("p", { role: "alert" }, failureText(err)));
   }
   const name = h("input", { name: "name", autocomplete: "name", required: true, maxlength: 120 });
+  // The address is the invitation's: shown, and given to password managers with the new password.
+  const email = h("input", {
+    type: "email",
+    name: "email",
+    autocomplete: "username",
+    readonly: true,
+    value: offer.email,
+  });
   const password = h("input", {
     type: "password",
     name: "password",
@@ -35,6 +40,7 @@ export async function invitationView(client: DashboardClient, token: string): Pr
   });
   const error = errorLine();
   const submit = h("button", { type: "submit", class: "primary" }, "Join");
+  const wrap = h("div", { class: "login-wrap" });
   const form: HTMLFormElement = h(
     "form",
     {
@@ -48,7 +54,24 @@ export async function invitationView(client: DashboardClient, token: string): Pr
             name: name.value,
             password: password.value,
           });
-          location.assign(done.sign_in_at);
+          if (done.agent_session) saveInboxSession(done.agent_session);
+          if (done.dashboard_session) saveDashboardSession(done.dashboard_session);
+          const place = done.sign_in_at === "/inbox" ? "inbox" : "dashboard";
+          wrap.replaceChildren(
+            h(
+              "div",
+              { class: "login", role: "status" },
+              h("h1", null, `Welcome to ${done.workspace}`),
+              h(
+                "p",
+                null,
+                `You joined ${done.workspace} as ${done.role}, and you are signed in as ${done.email}.`,
+              ),
+              h("a", { class: "button primary", href: done.sign_in_at }, `Open the ${place}`),
+            ),
+          );
+          // The spent secret leaves the address bar (and the history).
+          history.replaceState(null, "", location.pathname);
         } catch (err) {
           error.textContent = showFieldErrors(form, err);
           submit.disabled = false;
@@ -56,11 +79,13 @@ export async function invitationView(client: DashboardClient, token: string): Pr
       },
     },
     h("h1", null, `Join ${offer.workspace}`),
-    h("p", null, `You were invited as ${offer.role}, with the address ${offer.email}.`),
+    h("p", null, `You were invited to ${offer.workspace} as ${offer.role}.`),
+    field("E-mail", email),
     field("Your name", name),
     field("Choose a password", password, "At least 8 characters."),
     error,
     submit,
   );
-  return h("div", { class: "login-wrap" }, form);
+  wrap.append(form);
+  return wrap;
 }

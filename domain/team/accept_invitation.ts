@@ -1,39 +1,69 @@
 /**
  * An invitation link, read and used: the invitee sees the workspace and role,
- * then chooses a name and password; the account is created and the link is
- * spent in one transaction, so a second use finds nothing (404).
+ * then chooses a name and password; the account is created, the link spent
+ * and a first token issued in one transaction, so a second use finds nothing
+ * (404) and the new member is signed in where their role works: an agent in
+ * the inbox (an agent token, as POST /api/agent/login gives), anyone else in
+ * the dashboard (a dashboard token, as POST /api/dashboard/login gives).
  */
-import type { Sql } from "../../db/client.ts";
+import type { AppDeps } from "../deps.ts";
 import { findUsableInvitation, markInvitationAccepted } from "../../db/invitations.ts";
 import { findUserByEmail, insertUser } from "../../db/users.ts";
+import { findWorkspace } from "../../db/workspaces.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 import { hashPassword } from "../auth/passwords.ts";
+import { issueToken } from "../auth/tokens.ts";
+import { signedInSubjects } from "../auth/login.ts";
+import { recordAudit } from "../audit/record_audit.ts";
+import {
+  AGENT_TOKEN_NAME,
+  type AgentSessionView,
+  agentSessionView,
+} from "../agent/agent_session.ts";
+import {
+  DASHBOARD_TOKEN_NAME,
+  type DashboardSessionView,
+  dashboardSessionView,
+} from "../dashboard/dashboard_session.ts";
 import { Invalid, NotFound } from "../errors.ts";
 
-const GONE = "This invitation link is not valid: it was used, revoked or has expired. " +
+const GONE = "This invitation link is not valid: it was used, revoked, renewed or has expired. " +
   "Ask for a new one.";
 
-export async function describeInvitation(sql: Sql, secret: string, now: Date) {
-  const row = await findUsableInvitation(sql, await sha256Hex(secret), now);
+export async function describeInvitation(deps: Pick<AppDeps, "sql">, secret: string, now: Date) {
+  const row = await findUsableInvitation(deps.sql, await sha256Hex(secret), now);
   if (!row) throw new NotFound(GONE);
   return { workspace: row.workspace_name, email: row.email, role: row.role };
 }
 
+export interface Accepted {
+  email: string;
+  role: string;
+  /** The workspace joined, by name. */
+  workspace: string;
+  sign_in_at: "/inbox" | "/dashboard";
+  /** Signed in: the inbox session for an agent, null otherwise. */
+  agent_session: ({ token: string } & AgentSessionView) | null;
+  /** Signed in: the dashboard session for an owner, administrator or viewer, null for an agent. */
+  dashboard_session: ({ token: string } & DashboardSessionView) | null;
+}
+
 export async function acceptInvitation(
-  sql: Sql,
-  input: { secret: string; name: string; password: string },
+  deps: Pick<AppDeps, "sql">,
+  input: { secret: string; name: string; password: string; ip: string | null },
   now: Date,
-): Promise<{ email: string; role: string; sign_in_at: string }> {
+): Promise<Accepted> {
   const hash = await sha256Hex(input.secret);
   const passwordHash = await hashPassword(input.password);
-  return await sql.begin(async (tx) => {
+  const done = await deps.sql.begin(async (tx) => {
     const row = await findUsableInvitation(tx, hash, now, true);
     if (!row) throw new NotFound(GONE);
     if (await findUserByEmail(tx, row.email)) {
       throw Invalid.field("email", "That address already has a Parley account: sign in instead.");
     }
-    await insertUser(tx, {
-      workspaceId: Number(row.workspace_id),
+    const workspaceId = Number(row.workspace_id);
+    const user = await insertUser(tx, {
+      workspaceId,
       name: input.name,
       email: row.email,
       passwordHash,
@@ -41,10 +71,60 @@ export async function acceptInvitation(
       suspended: false,
     });
     await markInvitationAccepted(tx, row.id, now);
-    return {
-      email: row.email,
-      role: row.role,
-      sign_in_at: row.role === "agent" ? "/inbox" : "/dashboard",
-    };
+    const inbox = row.role === "agent";
+    const token = await issueToken(tx, {
+      workspaceId,
+      userId: Number(user.id),
+      name: inbox ? AGENT_TOKEN_NAME : DASHBOARD_TOKEN_NAME,
+      ability: inbox ? "agent" : "dashboard",
+      deviceName: inbox ? "Web inbox" : "Web dashboard",
+      now,
+    });
+    await recordAudit(tx, {
+      workspaceId,
+      actor: {
+        userId: Number(user.id),
+        tokenId: token.id,
+        label: `${user.name} <${user.email}>`,
+        ip: input.ip,
+      },
+      action: "team.invitation_accepted",
+      target: { type: "invitation", id: Number(row.id) },
+      details: { email: row.email, role: row.role },
+      now,
+    });
+    return { row, user, token, inbox };
   });
+  const workspace = await findWorkspace(deps.sql, Number(done.row.workspace_id));
+  if (!workspace) throw new NotFound(GONE);
+  const subjects = await signedInSubjects(deps.sql, { user: done.user, workspace });
+  const base = {
+    email: done.row.email,
+    role: done.row.role,
+    workspace: done.row.workspace_name,
+  };
+  if (done.inbox) {
+    return {
+      ...base,
+      sign_in_at: "/inbox",
+      agent_session: {
+        token: done.token.plainText,
+        ...agentSessionView({
+          expiresAt: done.token.expiresAt,
+          deviceName: "Web inbox",
+          ...subjects,
+        }),
+      },
+      dashboard_session: null,
+    };
+  }
+  return {
+    ...base,
+    sign_in_at: "/dashboard",
+    agent_session: null,
+    dashboard_session: {
+      token: done.token.plainText,
+      ...await dashboardSessionView(deps.sql, { expiresAt: done.token.expiresAt, ...subjects }),
+    },
+  };
 }

@@ -1,101 +1,100 @@
 /**
- * Invite a teammate by e-mail with a role, within the plan's seats. The link
- * is single-use and expires after 7 days; its secret is stored only as a
- * hash. With SMTP_URL the link goes by e-mail (after commit) and is not shown;
- * without SMTP, or when the mail cannot be sent, it is returned once for the
- * inviter to pass on.
+ * Invite a teammate by e-mail with a role, within the plan's seats. An address
+ * that already has an open invitation gets that invitation renewed (new
+ * secret, so the old link stops working; new expiry; the role given) rather
+ * than a refusal. The link is single-use and expires after 7 days; its secret
+ * is kept as a hash (to find it) and encrypted (to show it again on the Team
+ * screen). With SMTP_URL the link goes by e-mail after commit and is not in
+ * the answer; without SMTP, or when the mail cannot be sent, it is.
+ * Only an owner may invite an owner.
  */
 import type { AppDeps } from "../deps.ts";
 import type { Auth } from "../auth/tokens.ts";
 import { findUserByEmail } from "../../db/users.ts";
-import { insertInvitation, type Role } from "../../db/invitations.ts";
-import { randomSecret, sha256Hex } from "../auth/secrets.ts";
-import { createMailSender } from "../notifications/mail_sender.ts";
+import {
+  insertInvitation,
+  type InvitationRow,
+  lockOpenInvitationOf,
+  renewInvitation,
+  type Role,
+} from "../../db/invitations.ts";
 import { roleDisplayName } from "../auth/permissions.ts";
-import { Invalid } from "../errors.ts";
+import { actorOf, recordAudit } from "../audit/record_audit.ts";
+import { Forbidden, Invalid } from "../errors.ts";
 import { requireFreeSeat, takesSeat } from "./seats.ts";
+import { INVITATION_LIFETIME_MS, invitationLink, newInvitationSecret } from "./invitation_link.ts";
+import { mailInvitation } from "./invitation_mail.ts";
 
-export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+export { INVITATION_LIFETIME_MS };
 
 export interface InvitationResult {
   invitation: { id: number; email: string; role: string; expires_at: string };
+  /** True when an open invitation of the address was renewed instead of a new one made. */
+  renewed: boolean;
   emailed: boolean;
-  /** The link, shown this once when it was not e-mailed; null when it was. */
+  /** The link when it was not e-mailed; null when it was (it stays on the Team screen). */
   link: string | null;
 }
 
 export async function inviteTeammate(
   deps: AppDeps,
   auth: Auth,
-  input: { email: string; role: Role },
+  input: { email: string; role: Role; ip: string | null },
   now: Date,
 ): Promise<InvitationResult> {
   const email = input.email.toLowerCase();
+  if (input.role === "owner" && auth.user.role !== "owner") {
+    throw new Forbidden("Only an owner can invite an owner.");
+  }
   if (await findUserByEmail(deps.sql, email)) {
     throw Invalid.field("email", "That address already has a Parley account.");
   }
-  const secret = randomSecret(32);
-  const invitation = await deps.sql.begin(async (tx) => {
-    if (takesSeat(input.role)) await requireFreeSeat(tx, auth.workspace.id, now, "role");
-    const row = await insertInvitation(tx, {
+  const fresh = await newInvitationSecret(deps.appKey);
+  const expiresAt = new Date(now.getTime() + INVITATION_LIFETIME_MS);
+  const link = { role: input.role, ...fresh, invitedBy: auth.user.id, expiresAt, now };
+  const { row, renewed } = await deps.sql.begin(async (tx) => {
+    const open = await lockOpenInvitationOf(tx, auth.workspace.id, email);
+    if (takesSeat(input.role) && !holdsSeat(open, now)) {
+      await requireFreeSeat(tx, auth.workspace.id, now, "role");
+    }
+    const row = open
+      ? await renewInvitation(tx, Number(open.id), link)
+      : await insertInvitation(tx, { workspaceId: auth.workspace.id, email, ...link });
+    // Another request invited the same address in between: one of the two wins.
+    if (!row) throw Invalid.field("email", "That address was invited a moment ago.");
+    await recordAudit(tx, {
       workspaceId: auth.workspace.id,
-      email,
-      role: input.role,
-      secretHash: await sha256Hex(secret),
-      invitedBy: auth.user.id,
-      expiresAt: new Date(now.getTime() + INVITATION_LIFETIME_MS),
+      actor: actorOf(auth, input.ip),
+      action: "team.invitation_sent",
+      target: { type: "invitation", id: Number(row.id) },
+      details: { email, role: input.role, renewed: open !== null },
       now,
     });
-    if (!row) {
-      throw Invalid.field("email", "That address already has an open invitation: revoke it first.");
-    }
-    return row;
+    return { row, renewed: open !== null };
   });
-  const link = `${deps.config.baseUrl}/dashboard#/invitation/${secret}`;
-  const emailed = await sendInvitation(deps, {
+  const url = invitationLink(deps, fresh.secret);
+  const emailed = await mailInvitation(deps, {
     to: email,
     inviter: auth.user.name,
     workspace: auth.workspace.name,
     role: roleDisplayName(input.role),
-    link,
+    link: url,
+    expiresAt,
   });
   return {
     invitation: {
-      id: Number(invitation.id),
+      id: Number(row.id),
       email,
-      role: invitation.role,
-      expires_at: invitation.expires_at.toISOString(),
+      role: row.role,
+      expires_at: row.expires_at.toISOString(),
     },
+    renewed,
     emailed,
-    link: emailed ? null : link,
+    link: emailed ? null : url,
   };
 }
 
-async function sendInvitation(
-  deps: AppDeps,
-  m: { to: string; inviter: string; workspace: string; role: string; link: string },
-): Promise<boolean> {
-  const { smtpUrl, mailFrom } = deps.config.notifications;
-  if (!smtpUrl) return false;
-  const mailer = createMailSender(smtpUrl, mailFrom);
-  try {
-    await mailer.send({
-      to: m.to,
-      subject: `${m.inviter} invited you to ${m.workspace} on Parley`,
-      text: [
-        `${m.inviter} invited you to join ${m.workspace} on Parley as ${m.role}.`,
-        "",
-        "Choose your password here (the link works once and expires in 7 days):",
-        m.link,
-      ].join("\n"),
-    });
-    return true;
-  } catch (err) {
-    deps.log.warn("invitation e-mail not sent; the link is shown to the inviter", {
-      error: err instanceof Error ? err.message : String(err),
-    });
-    return false;
-  } finally {
-    mailer.close();
-  }
+/** An invitation that already counts among the seats: usable, for a role that takes one. */
+function holdsSeat(open: InvitationRow | null, now: Date): boolean {
+  return open !== null && takesSeat(open.role) && open.expires_at.getTime() > now.getTime();
 }

@@ -7,13 +7,18 @@
  * Every change publishes `member.changed` after it commits, so each instance
  * ends at once the realtime subscriptions the member may no longer hold (a
  * viewer leaves the visitors' shared screens; a suspended or removed
- * member leaves everything).
+ * member leaves everything). Making someone an owner, and changing,
+ * suspending or removing an owner, is for owners only: an administrator
+ * cannot promote a colleague above themselves. Each change writes its audit
+ * row in its transaction.
  */
 import type { AppDeps } from "../deps.ts";
 import { findUser, setUserSuspended, type UserRow } from "../../db/users.ts";
 import { deleteUser, lockActiveOwners, setUserRole } from "../../db/team.ts";
 import type { Auth } from "../auth/tokens.ts";
-import { Invalid, NotFound } from "../errors.ts";
+import { actorOf, recordAudit } from "../audit/record_audit.ts";
+import type { AuditAction } from "../audit/audit_actions.ts";
+import { Forbidden, Invalid, NotFound } from "../errors.ts";
 import { publishEvent } from "../events.ts";
 import { requireFreeSeat, takesSeat } from "./seats.ts";
 
@@ -31,6 +36,7 @@ export async function changeMember(
   userId: number,
   change: Change,
   now: Date,
+  ip: string | null = null,
 ): Promise<void> {
   const ws = auth.workspace.id;
   await deps.sql.begin(async (tx) => {
@@ -46,6 +52,11 @@ export async function changeMember(
     if (leavesOwners && owners.length <= 1) {
       throw Invalid.field(field(change), "The workspace's last owner stays an owner.");
     }
+    const touchesOwner = member.role === "owner" ||
+      (change.kind === "role" && change.role === "owner");
+    if (touchesOwner && auth.user.role !== "owner") {
+      throw new Forbidden("Only an owner can make, change, suspend or remove an owner.");
+    }
     if (change.kind === "role") {
       if (takesSeat(change.role) && !takesSeat(member.role) && !member.suspended) {
         await requireFreeSeat(tx, ws, now, "role");
@@ -59,6 +70,16 @@ export async function changeMember(
     } else {
       await deleteUser(tx, ws, userId);
     }
+    await recordAudit(tx, {
+      workspaceId: ws,
+      actor: actorOf(auth, ip),
+      action: auditAction(change),
+      target: { type: "user", id: userId },
+      details: change.kind === "role"
+        ? { email: member.email, from: member.role, to: change.role }
+        : { email: member.email, role: member.role },
+      now,
+    });
   });
   await publishEvent(deps, {
     type: "member.changed",
@@ -72,4 +93,10 @@ export async function changeMember(
       ? "suspended"
       : "restored",
   });
+}
+
+function auditAction(change: Change): AuditAction {
+  if (change.kind === "role") return "team.role_changed";
+  if (change.kind === "remove") return "team.member_removed";
+  return change.suspended ? "team.member_suspended" : "team.member_reinstated";
 }

@@ -21,7 +21,8 @@ const session = z.object({
   user,
   company,
 });
-const tokenSession = session.extend({ token: z.string() });
+/** The login's answer: the session and its token (also what accepting an invitation gives). */
+export const tokenSession = session.extend({ token: z.string() });
 
 export const login = publicProcedure
   .meta({

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { publicProcedure } from "../trpc.ts";
 import { acceptInvitation, describeInvitation } from "../../domain/team/accept_invitation.ts";
+import { tokenSession as dashboardSession } from "./session.ts";
+import { tokenSession as agentSession } from "../agent/session.ts";
 
 const token = z.string().min(16).max(200);
 const limit = { name: "dashboard-invitation", limit: 10, windowSeconds: 60, by: "ip" } as const;
@@ -23,16 +25,20 @@ export const readInvitation = publicProcedure
   })
   .input(z.object({ token }))
   .output(z.object({ workspace: z.string(), email: z.string(), role: z.string() }))
-  .mutation(({ ctx, input }) => describeInvitation(ctx.deps.sql, input.token, ctx.now));
+  .mutation(({ ctx, input }) => describeInvitation(ctx.deps, input.token, ctx.now));
 
 export const acceptInvitationProcedure = publicProcedure
   .meta({
     openapi: {
       method: "POST",
       path: "/api/dashboard/invitation/accept",
-      summary: "Use an invitation link: choose a name and password; the account is created",
-      description: "Single use: a second call answers 404. `sign_in_at` is where the new " +
-        "account signs in (`/inbox` for an agent, `/dashboard` otherwise).",
+      summary: "Use an invitation link: choose a name and password; the account is created " +
+        "and signed in",
+      description: "Single use: a second call answers 404. `workspace` names the workspace " +
+        "joined. The new member is signed in where their role works: an agent gets " +
+        "`agent_session` (the `POST /api/agent/login` answer, for `/inbox`), anyone else " +
+        "`dashboard_session` (the `POST /api/dashboard/login` answer); the other is null. " +
+        "`sign_in_at` says which (`/inbox` or `/dashboard`).",
       errors: [404],
     },
     rateLimit: limit,
@@ -42,11 +48,18 @@ export const acceptInvitationProcedure = publicProcedure
     name: z.string().trim().min(1).max(120),
     password: z.string().min(8).max(1000),
   }))
-  .output(z.object({ email: z.string(), role: z.string(), sign_in_at: z.string() }))
+  .output(z.object({
+    email: z.string(),
+    role: z.string(),
+    workspace: z.string(),
+    sign_in_at: z.enum(["/inbox", "/dashboard"]),
+    agent_session: agentSession.nullable(),
+    dashboard_session: dashboardSession.nullable(),
+  }))
   .mutation(({ ctx, input }) =>
     acceptInvitation(
-      ctx.deps.sql,
-      { secret: input.token, name: input.name, password: input.password },
+      ctx.deps,
+      { secret: input.token, name: input.name, password: input.password, ip: ctx.ip },
       ctx.now,
     )
   );

@@ -13,7 +13,7 @@ import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } 
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
 import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
 import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_tokens.ts";
-import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
+import { invite, removeMember, resendInvite, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
 import {
   linkIntegrationProcedure,
@@ -64,6 +64,7 @@ export const dashboardRouter = router({
   // The static invitation paths come before …/team/{user}.
   invite,
   revokeInvite,
+  resendInvite,
   updateMember,
   removeMember,
   readInvitation,

@@ -23,7 +23,8 @@ const session = z.object({
     .nullable(),
   permissions: z.array(z.enum(["manage-chatbots", "manage-content", "manage-workspace"])),
 });
-const tokenSession = session.extend({ token: z.string() });
+/** The login's answer: the session and its token (also what accepting an invitation gives). */
+export const tokenSession = session.extend({ token: z.string() });
 
 export const login = publicProcedure
   .meta({

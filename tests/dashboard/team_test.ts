@@ -72,7 +72,7 @@ Deno.test("dashboard team and invitations", serverTestOptions, async (t) => {
       },
     );
 
-    await t.step("without SMTP the link is shown once; an expired link is refused", async () => {
+    await t.step("without SMTP the link is in the answer; an expired link is refused", async () => {
       const r = await call(noMail.url, "POST", "/api/dashboard/team/invitations", D.acme.owner, {
         email: "late@acme.test",
         role: "viewer",

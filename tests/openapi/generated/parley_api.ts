@@ -1567,7 +1567,7 @@ export interface paths {
         };
         /**
          * Members (role, state, last activity), open invitations and seats
-         * @description `seats.used` counts owners, administrators and agents who can sign in, and usable invitations for those roles; viewers take no seat. `last_active_at` is the latest use of any of the member's tokens (updated at most once a minute).
+         * @description `seats.used` counts owners, administrators and agents who can sign in, and usable invitations for those roles; viewers take no seat. `last_active_at` is the latest use of any of the member's tokens (updated at most once a minute). Each open invitation's `link` is given to owners and administrators while it can be used (null for a viewer and once expired); `link_lost` marks an invitation made before links were kept, which only renewing (inviting the address again) gives a link. `email_enabled` says whether invitations can be e-mailed (and resent).
          */
         get: operations["dashboardTeam"];
         put?: never;
@@ -1588,8 +1588,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Invite a teammate by e-mail with a role
-         * @description 201. The link is single-use and expires after 7 days. With `SMTP_URL` set it is e-mailed and `link` is null; otherwise (or when the mail fails) `link` carries it, shown this once. 422 on `role` when every seat is taken, on `email` for an address with an account or an open invitation.
+         * Invite a teammate by e-mail with a role (renews an open invitation)
+         * @description 201. The link is single-use and expires after 7 days. An address with an open invitation gets it renewed (`renewed` true): a new link (the old one stops working), a new expiry, the role given. With `SMTP_URL` set the link is e-mailed and `link` is null; otherwise (or when the mail fails) `link` carries it. Either way `GET /api/dashboard/team` shows it again to owners and administrators. 422 on `role` when every seat is taken, on `email` for an address with an account; 403 when an administrator invites an owner.
          *
          *     Requires the `manage-workspace` permission.
          */
@@ -1620,6 +1620,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/team/invitations/{invitation}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail an open invitation's link again (same link, same expiry)
+         * @description Needs `SMTP_URL` (503 otherwise: copy the link from the Team list). 422 on `invitation` for an expired invitation or one made before links were kept: renew it by inviting the address again. 503 with `Retry-After` when the mail cannot be sent.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["dashboardResendInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/team/{user}": {
         parameters: {
             query?: never;
@@ -1632,7 +1656,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a teammate
-         * @description Their tokens, devices and own canned replies go with them; conversations assigned to them become unassigned (the inbox's Team section); their messages and notes stay. The last owner cannot be removed.
+         * @description Their tokens, devices and own canned replies go with them; conversations assigned to them become unassigned (the inbox's Team section); their messages and notes stay. The last owner cannot be removed; only an owner removes an owner.
          *
          *     Requires the `manage-workspace` permission.
          */
@@ -1641,7 +1665,7 @@ export interface paths {
         head?: never;
         /**
          * Change a teammate's role, or suspend or restore them
-         * @description Send `role` or `suspended`. A suspended member's tokens answer 403 at once. The last owner can be neither demoted nor suspended; you cannot change yourself here.
+         * @description Send `role` or `suspended`. A suspended member's tokens answer 403 at once. The last owner can be neither demoted nor suspended; you cannot change yourself here. Making an owner, and changing or suspending one, is for owners (403 otherwise).
          *
          *     Requires the `manage-workspace` permission.
          */
@@ -1680,8 +1704,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Use an invitation link: choose a name and password; the account is created
-         * @description Single use: a second call answers 404. `sign_in_at` is where the new account signs in (`/inbox` for an agent, `/dashboard` otherwise).
+         * Use an invitation link: choose a name and password; the account is created and signed in
+         * @description Single use: a second call answers 404. `workspace` names the workspace joined. The new member is signed in where their role works: an agent gets `agent_session` (the `POST /api/agent/login` answer, for `/inbox`), anyone else `dashboard_session` (the `POST /api/dashboard/login` answer); the other is null. `sign_in_at` says which (`/inbox` or `/dashboard`).
          *
          *     Rate limit: 10 requests per 60 s per IP address.
          */
@@ -9160,13 +9184,16 @@ export interface operations {
                      *           "role": "owner",
                      *           "created_at": "2026-11-21T07:06:17.123000Z",
                      *           "expires_at": "2026-11-21T07:06:17.123000Z",
-                     *           "state": "pending"
+                     *           "state": "pending",
+                     *           "link": "link",
+                     *           "link_lost": true
                      *         }
                      *       ],
                      *       "seats": {
                      *         "used": 1,
                      *         "limit": 1
-                     *       }
+                     *       },
+                     *       "email_enabled": true
                      *     }
                      */
                     "application/json": {
@@ -9190,11 +9217,14 @@ export interface operations {
                             expires_at: string;
                             /** @enum {string} */
                             state: "pending" | "expired";
+                            link: string | null;
+                            link_lost: boolean;
                         }[];
                         seats: {
                             used: number;
                             limit: number;
                         };
+                        email_enabled: boolean;
                     };
                 };
             };
@@ -9241,6 +9271,7 @@ export interface operations {
                      *         "role": "owner",
                      *         "expires_at": "2026-11-21T07:06:17.123000Z"
                      *       },
+                     *       "renewed": true,
                      *       "emailed": true,
                      *       "link": "link"
                      *     }
@@ -9252,6 +9283,7 @@ export interface operations {
                             role: string;
                             expires_at: string;
                         };
+                        renewed: boolean;
                         emailed: boolean;
                         link: string | null;
                     };
@@ -9300,6 +9332,45 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardResendInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                invitation: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Invitation e-mailed again to sam@acme.test."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -9476,13 +9547,97 @@ export interface operations {
                      * @example {
                      *       "email": "owner@example.com",
                      *       "role": "owner",
-                     *       "sign_in_at": "2026-11-21T07:06:17.123000Z"
+                     *       "workspace": "workspace",
+                     *       "sign_in_at": "/inbox",
+                     *       "agent_session": {
+                     *         "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "device_name": "device name",
+                     *         "user": {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "email": "owner@example.com",
+                     *           "role": "owner",
+                     *           "avatar": "avatar"
+                     *         },
+                     *         "company": {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "plan": "pro"
+                     *         },
+                     *         "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *       },
+                     *       "dashboard_session": {
+                     *         "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *         "user": {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "email": "owner@example.com",
+                     *           "role": "owner",
+                     *           "role_label": "role label"
+                     *         },
+                     *         "company": {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "plan": "pro"
+                     *         },
+                     *         "brand": {
+                     *           "name": "Acme Support",
+                     *           "powered_by": "Parley",
+                     *           "logo_url": "https://example.com/"
+                     *         },
+                     *         "permissions": [
+                     *           "manage-chatbots"
+                     *         ],
+                     *         "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
+                     *       }
                      *     }
                      */
                     "application/json": {
                         email: string;
                         role: string;
-                        sign_in_at: string;
+                        workspace: string;
+                        /** @enum {string} */
+                        sign_in_at: "/inbox" | "/dashboard";
+                        agent_session: {
+                            expires_at: string;
+                            device_name: string | null;
+                            user: {
+                                id: number;
+                                name: string;
+                                email: string;
+                                role: string;
+                                avatar: string | null;
+                            };
+                            company: {
+                                id: number;
+                                name: string;
+                                plan: string;
+                            };
+                            token: string;
+                        } | null;
+                        dashboard_session: {
+                            expires_at: string;
+                            user: {
+                                id: number;
+                                name: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "owner" | "administrator" | "agent" | "viewer";
+                                role_label: string;
+                            };
+                            company: {
+                                id: number;
+                                name: string;
+                                plan: string;
+                            };
+                            brand: {
+                                name: string;
+                                powered_by: string;
+                                logo_url: string | null;
+                            } | null;
+                            permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                            token: string;
+                        } | null;
                     };
                 };
             };
