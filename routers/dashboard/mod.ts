@@ -16,6 +16,16 @@ import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_to
 import { invite, removeMember, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
 import {
+  accountProfile,
+  changeAccountPassword,
+  endAccountSession,
+  endOtherAccountSessions,
+  listAccountSessions,
+  updateAccountProfile,
+} from "./account.ts";
+import { forgotPassword, resetPasswordProcedure } from "./password_reset.ts";
+import { endMemberSessionsProcedure, issueMemberResetLink } from "./team_accounts.ts";
+import {
   linkIntegrationProcedure,
   listIntegrationsProcedure,
   testIntegrationProcedure,
@@ -38,6 +48,15 @@ export const dashboardRouter = router({
   refresh,
   me,
   logout,
+  // docs/accounts.md: any sign-in token of the person (accountProcedure).
+  accountProfile,
+  updateAccountProfile,
+  changeAccountPassword,
+  listAccountSessions,
+  endOtherAccountSessions,
+  endAccountSession,
+  forgotPassword,
+  resetPassword: resetPasswordProcedure,
   overview,
   series,
   listBots,
@@ -63,6 +82,9 @@ export const dashboardRouter = router({
   // The static invitation paths come before …/team/{user}.
   invite,
   revokeInvite,
+  // Before …/team/{user}: longer paths under it.
+  issueMemberResetLink,
+  endMemberSessions: endMemberSessionsProcedure,
   updateMember,
   removeMember,
   readInvitation,
