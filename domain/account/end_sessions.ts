@@ -88,7 +88,10 @@ export async function announceEnded(
   workspaceId: number,
   ids: number[],
 ): Promise<void> {
-  await publishEvents(deps, ids.map((tokenId) => ({ type: "token.revoked", workspaceId, tokenId })));
+  await publishEvents(
+    deps,
+    ids.map((tokenId) => ({ type: "token.revoked", workspaceId, tokenId })),
+  );
 }
 
 /** The caller ends one of their sessions (404 when it is not theirs or already ended), or all others. */

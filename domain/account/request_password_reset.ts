@@ -13,7 +13,7 @@ import { findWorkspace } from "../../db/workspaces.ts";
 import { beginLoginAttempt, type LockoutPolicy } from "../auth/login_lockout.ts";
 import { anonymousActor, recordAudit } from "../audit/record_audit.ts";
 import { createMailSender } from "../notifications/mail_sender.ts";
-import { newResetSecret, resetLink, type ResetApp, storeResetLink } from "./reset_links.ts";
+import { newResetSecret, type ResetApp, resetLink, storeResetLink } from "./reset_links.ts";
 
 export const RESET_SENT_MESSAGE = "If an account uses that address, a link to choose a new " +
   "password is on its way. It works once, for one hour.";

@@ -60,7 +60,10 @@ export async function updateProfile(
       actor: actorOf(auth, ip),
       action: "profile.changed",
       target: { type: "user", id: auth.user.id },
-      details: { fields: changed, ...(emailChanged ? { old_email: user.email, new_email: email } : {}) },
+      details: {
+        fields: changed,
+        ...(emailChanged ? { old_email: user.email, new_email: email } : {}),
+      },
       now,
     });
   }).catch((err) => {

@@ -28,7 +28,8 @@ export const accountProfile = accountProcedure
       method: "GET",
       path: "/api/dashboard/account/profile",
       summary: "Your own name, e-mail and role",
-      description: "Any sign-in token of yours: dashboard, agent (the inbox, agent apps) or portal.",
+      description:
+        "Any sign-in token of yours: dashboard, agent (the inbox, agent apps) or portal.",
     },
   })
   .input(z.object({}))
@@ -108,7 +109,8 @@ export const listAccountSessions = accountProcedure
       method: "GET",
       path: "/api/dashboard/account/sessions",
       summary: "Your signed-in devices: app, device name, last use and address",
-      description: "Good (unexpired, unrevoked) dashboard, agent and portal tokens of yours, most " +
+      description:
+        "Good (unexpired, unrevoked) dashboard, agent and portal tokens of yours, most " +
         "recently used first. `current` marks the token making the call. `last_used_at` and " +
         "`ip` are written at most once a minute, and at once when the address changes.",
     },

@@ -30,9 +30,7 @@ export const issueMemberResetLink = dashboardProcedure
   })
   .input(z.object({ user }))
   .output(z.object({ link: z.string(), expires_at: z.string() }))
-  .mutation(({ ctx, input }) =>
-    issueResetLink(ctx.deps, ctx.auth!, input.user, ctx.ip, ctx.now)
-  );
+  .mutation(({ ctx, input }) => issueResetLink(ctx.deps, ctx.auth!, input.user, ctx.ip, ctx.now));
 
 export const endMemberSessionsProcedure = dashboardProcedure
   .meta({
