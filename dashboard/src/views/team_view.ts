@@ -7,6 +7,7 @@
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
+import { memberAccountActions } from "./team_account_actions.ts";
 import {
   errorLine,
   failureText,
@@ -87,6 +88,7 @@ function memberRow(ctx: ScreenContext, m: Member, refresh: () => void): HTMLElem
           },
         }, "Remove")
         : null,
+      manage ? memberAccountActions(ctx, m) : null,
     ),
   );
 }
