@@ -58,7 +58,11 @@ function input(name: string, type: string, autocomplete: string, value = ""): HT
   return h("input", { name, type, autocomplete, value });
 }
 
-function profileForm(api: AccountApi, say: (t: string) => void, p: { name: string; email: string }) {
+function profileForm(
+  api: AccountApi,
+  say: (t: string) => void,
+  p: { name: string; email: string },
+) {
   const name = input("name", "text", "name", p.name);
   const email = input("email", "email", "username", p.email);
   const current = input("current_password", "password", "current-password");
@@ -154,7 +158,12 @@ function sessionsSection(api: AccountApi, say: (t: string) => void) {
       h(
         "tr",
         { "data-session": s.id, ...(s.current ? { "data-current": "true" } : {}) },
-        h("td", null, APP_LABEL[s.app], s.device_name && s.app !== "inbox" ? ` · ${s.device_name}` : ""),
+        h(
+          "td",
+          null,
+          APP_LABEL[s.app],
+          s.device_name && s.app !== "inbox" ? ` · ${s.device_name}` : "",
+        ),
         h("td", null, when(s.last_used_at ?? s.signed_in_at)),
         h("td", null, s.ip ?? "—"),
         h(
@@ -200,7 +209,11 @@ function sessionsSection(api: AccountApi, say: (t: string) => void) {
       h(
         "table",
         { class: "list" },
-        h("thead", null, h("tr", null, ["App", "Last used", "Address", ""].map((t) => h("th", null, t)))),
+        h(
+          "thead",
+          null,
+          h("tr", null, ["App", "Last used", "Address", ""].map((t) => h("th", null, t))),
+        ),
         body,
       ),
     ),
@@ -210,7 +223,10 @@ function sessionsSection(api: AccountApi, say: (t: string) => void) {
 }
 
 /** The whole account view; `say` shows a short status line. */
-export async function accountView(api: AccountApi, say: (text: string) => void): Promise<HTMLElement> {
+export async function accountView(
+  api: AccountApi,
+  say: (text: string) => void,
+): Promise<HTMLElement> {
   const [profile] = await Promise.all([api.accountProfile.query({})]);
   const sessions = sessionsSection(api, say);
   await sessions.load();

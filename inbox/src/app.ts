@@ -229,7 +229,11 @@ export class InboxApp {
     }, "Close");
     try {
       const view = await accountView(this.#o.client.dashboard, (t) => this.#say(t));
-      fill(this.#account, h("div", { class: "alerts-head" }, h("h2", null, "Account"), close), view);
+      fill(
+        this.#account,
+        h("div", { class: "alerts-head" }, h("h2", null, "Account"), close),
+        view,
+      );
     } catch (err) {
       this.#failed(err);
       this.#account.hidden = true;

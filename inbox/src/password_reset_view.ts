@@ -28,7 +28,12 @@ export function forgotPasswordLink(api: ResetApi, app: "dashboard" | "inbox"): H
 }
 
 function forgotForm(api: ResetApi, app: "dashboard" | "inbox"): HTMLElement {
-  const email = h("input", { type: "email", name: "email", autocomplete: "username", required: true });
+  const email = h("input", {
+    type: "email",
+    name: "email",
+    autocomplete: "username",
+    required: true,
+  });
   const line = h("p", { class: "form-note", role: "status" });
   const send = h("button", { type: "submit" }, "Send reset link");
   queueMicrotask(() => email.focus());

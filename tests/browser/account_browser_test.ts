@@ -44,64 +44,70 @@ Deno.test("accounts in headless Chromium", serverTestOptions, async (t) => {
   try {
     browser = await launchChromium();
 
-    await t.step("profile and password change on the dashboard; the other browser is signed out", async () => {
-      const other = await dashboard(EMAIL.acmeAdmin);
-      const me = await dashboard(EMAIL.acmeAdmin);
-      await me.goto(`${s.url}/dashboard#/account`);
-      const profile = me.getByRole("form", { name: "Profile" });
-      await profile.locator("input[name=name]").fill("Ada <i>Admin</i>");
-      await profile.getByRole("button", { name: "Save profile" }).click();
-      await me.getByText("Profile saved.").waitFor();
-      // A new e-mail with a wrong current password: the error sits beside that field.
-      await profile.locator("input[name=email]").fill("ada@acme.test");
-      await profile.locator("input[name=current_password]").fill("not it");
-      await profile.getByRole("button", { name: "Save profile" }).click();
-      await profile.locator('[data-error-for="current_password"]', { hasText: "not correct" })
-        .waitFor();
-      await profile.locator("input[name=email]").fill(EMAIL.acmeAdmin);
-      await shot(me, "profile-error");
+    await t.step(
+      "profile and password change on the dashboard; the other browser is signed out",
+      async () => {
+        const other = await dashboard(EMAIL.acmeAdmin);
+        const me = await dashboard(EMAIL.acmeAdmin);
+        await me.goto(`${s.url}/dashboard#/account`);
+        const profile = me.getByRole("form", { name: "Profile" });
+        await profile.locator("input[name=name]").fill("Ada <i>Admin</i>");
+        await profile.getByRole("button", { name: "Save profile" }).click();
+        await me.getByText("Profile saved.").waitFor();
+        // A new e-mail with a wrong current password: the error sits beside that field.
+        await profile.locator("input[name=email]").fill("ada@acme.test");
+        await profile.locator("input[name=current_password]").fill("not it");
+        await profile.getByRole("button", { name: "Save profile" }).click();
+        await profile.locator('[data-error-for="current_password"]', { hasText: "not correct" })
+          .waitFor();
+        await profile.locator("input[name=email]").fill(EMAIL.acmeAdmin);
+        await shot(me, "profile-error");
 
-      const password = me.getByRole("form", { name: "Password" });
-      await password.locator("input[name=current_password]").fill(PASSWORD);
-      await password.locator("input[name=password]").fill("a browser passphrase");
-      await password.getByRole("button", { name: "Change password" }).click();
-      await me.getByText(/Password changed\. \d+ other session/).waitFor();
-      await shot(me, "password-changed");
-      // This browser stays signed in: the sessions table shows only this session's row as current.
-      await me.locator("tr[data-current=true]").waitFor();
-      const profileNow = await http(s.url, "POST", "/api/dashboard/login", {
-        body: { email: EMAIL.acmeAdmin, password: "a browser passphrase" },
-      });
-      assertEquals(profileNow.status, 200);
-      assertEquals(profileNow.body.user.name, "Ada <i>Admin</i>");
-      // The other browser's next call answers 401: it shows the sign-in form.
-      await other.goto(`${s.url}/dashboard#/team`);
-      await other.getByText("Your session has ended. Sign in again.").waitFor();
-      await other.context().close();
-      await me.context().close();
-    });
+        const password = me.getByRole("form", { name: "Password" });
+        await password.locator("input[name=current_password]").fill(PASSWORD);
+        await password.locator("input[name=password]").fill("a browser passphrase");
+        await password.getByRole("button", { name: "Change password" }).click();
+        await me.getByText(/Password changed\. \d+ other session/).waitFor();
+        await shot(me, "password-changed");
+        // This browser stays signed in: the sessions table shows only this session's row as current.
+        await me.locator("tr[data-current=true]").waitFor();
+        const profileNow = await http(s.url, "POST", "/api/dashboard/login", {
+          body: { email: EMAIL.acmeAdmin, password: "a browser passphrase" },
+        });
+        assertEquals(profileNow.status, 200);
+        assertEquals(profileNow.body.user.name, "Ada <i>Admin</i>");
+        // The other browser's next call answers 401: it shows the sign-in form.
+        await other.goto(`${s.url}/dashboard#/team`);
+        await other.getByText("Your session has ended. Sign in again.").waitFor();
+        await other.context().close();
+        await me.context().close();
+      },
+    );
 
-    await t.step("a session ended from another browser context signs that browser out", async () => {
-      const laptop = await dashboard(EMAIL.acmeOwner);
-      const phone = await dashboard(EMAIL.acmeOwner);
-      await laptop.goto(`${s.url}/dashboard#/account`);
-      const rows = laptop.locator("tr[data-session]:not([data-current])");
-      await rows.first().waitFor();
-      const before = await rows.count();
-      assertOk(before >= 1);
-      await shot(laptop, "sessions");
-      await laptop.getByRole("button", { name: "Sign out everywhere else" }).click();
-      await laptop.locator("tr[data-session]:not([data-current])").first().waitFor({
-        state: "detached",
-      });
-      await phone.goto(`${s.url}/dashboard#/bots`);
-      await phone.getByText("Your session has ended. Sign in again.").waitFor();
-      // The laptop carries on.
-      await laptop.goto(`${s.url}/dashboard#/team`);
-      await laptop.locator("body[data-screen=team]").waitFor();
-      await laptop.context().close();
-      await phone.context().close();
-    });
+    await t.step(
+      "a session ended from another browser context signs that browser out",
+      async () => {
+        const laptop = await dashboard(EMAIL.acmeOwner);
+        const phone = await dashboard(EMAIL.acmeOwner);
+        await laptop.goto(`${s.url}/dashboard#/account`);
+        const rows = laptop.locator("tr[data-session]:not([data-current])");
+        await rows.first().waitFor();
+        const before = await rows.count();
+        assertOk(before >= 1);
+        await shot(laptop, "sessions");
+        await laptop.getByRole("button", { name: "Sign out everywhere else" }).click();
+        await laptop.locator("tr[data-session]:not([data-current])").first().waitFor({
+          state: "detached",
+        });
+        await phone.goto(`${s.url}/dashboard#/bots`);
+        await phone.getByText("Your session has ended. Sign in again.").waitFor();
+        // The laptop carries on.
+        await laptop.goto(`${s.url}/dashboard#/team`);
+        await laptop.locator("body[data-screen=team]").waitFor();
+        await laptop.context().close();
+        await phone.context().close();
+      },
+    );
 
     await t.step("a forgotten password reset from the inbox's sign-in form", async () => {
       const form0 = await page();
