@@ -16,7 +16,8 @@ import { nextEvent, pusherClient, subscribe } from "../realtime/pusher_helpers.t
 
 const s = await startTestServer({
   seed: dashboardSeed(),
-  env: { TRUSTED_PROXIES: "127.0.0.1", LOGIN_MAX_ATTEMPTS: "3" },
+  // A long re-check: the socket must close by the password change's event, not the tick.
+  env: { TRUSTED_PROXIES: "127.0.0.1", LOGIN_MAX_ATTEMPTS: "3", REALTIME_RECHECK_SECONDS: "60" },
 });
 let ip = 1;
 const fresh = () => ({ "x-forwarded-for": `203.0.113.${ip++}` });
