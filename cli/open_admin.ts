@@ -24,7 +24,13 @@ export async function openAdmin(
     await migrate(db.sql);
     const appKey = await importAppKey(await resolveAppKey(config.appKey, config.dataDir));
     return {
-      deps: { sql: db.sql, appKey, now: new Date(), webhooks: config.webhooks },
+      deps: {
+        sql: db.sql,
+        appKey,
+        now: new Date(),
+        webhooks: config.webhooks,
+        baseUrl: config.baseUrl,
+      },
       close: () => db.close(),
     };
   } catch (err) {

@@ -10,6 +10,7 @@ export interface TokenAuthRow {
   expires_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  last_ip: string | null;
   device_name: string | null;
   token_created_at: Date;
   user_id: number;
@@ -29,7 +30,7 @@ export interface TokenAuthRow {
 
 const AUTH_SELECT = `
     SELECT t.id AS token_id, t.secret_hash, t.ability, t.expires_at, t.revoked_at,
-           t.last_used_at, t.device_name, t.created_at AS token_created_at,
+           t.last_used_at, t.last_ip, t.device_name, t.created_at AS token_created_at,
            u.id AS user_id, u.name AS user_name, u.email AS user_email, u.role AS user_role,
            u.suspended AS user_suspended, u.avatar_url AS user_avatar_url,
            w.id AS workspace_id, w.name AS workspace_name, w.slug AS workspace_slug,
@@ -77,12 +78,15 @@ export async function insertToken(
     secretHash: string;
     expiresAt: Date;
     deviceName?: string | null;
+    /** The client address it was issued to (shown in the user's sessions). */
+    ip?: string | null;
   },
 ): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
-    INSERT INTO access_tokens (workspace_id, user_id, name, ability, secret_hash, expires_at, device_name)
+    INSERT INTO access_tokens (workspace_id, user_id, name, ability, secret_hash, expires_at,
+                               device_name, last_ip)
     VALUES (${t.workspaceId}, ${t.userId}, ${t.name}, ${t.ability}, ${t.secretHash},
-            ${t.expiresAt}, ${t.deviceName ?? null})
+            ${t.expiresAt}, ${t.deviceName ?? null}, ${t.ip ?? null})
     RETURNING id`;
   return row!.id;
 }
@@ -140,8 +144,15 @@ export async function countActiveTokens(
   return row!.n;
 }
 
-export async function touchToken(sql: Executor, id: number, now: Date): Promise<void> {
-  await sql`UPDATE access_tokens SET last_used_at = ${now} WHERE id = ${id}`;
+/** Last use, and the address it came from when known (null keeps the one recorded). */
+export async function touchToken(
+  sql: Executor,
+  id: number,
+  now: Date,
+  ip: string | null = null,
+): Promise<void> {
+  await sql`UPDATE access_tokens SET last_used_at = ${now}, last_ip = coalesce(${ip}, last_ip)
+             WHERE id = ${id}`;
 }
 
 export async function revokeToken(

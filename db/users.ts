@@ -68,3 +68,24 @@ export async function setUserSuspended(
   await sql`UPDATE users SET suspended = ${suspended}
              WHERE workspace_id = ${workspaceId} AND id = ${id}`;
 }
+
+/** Name and e-mail (lower-cased); the unique e-mail index refuses a taken one (23505). */
+export async function setUserProfile(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  p: { name: string; email: string },
+): Promise<void> {
+  await sql`UPDATE users SET name = ${p.name}, email = ${p.email.toLowerCase()}
+             WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}
+
+export async function setUserPassword(
+  sql: Executor,
+  workspaceId: number,
+  id: number,
+  passwordHash: string,
+): Promise<void> {
+  await sql`UPDATE users SET password_hash = ${passwordHash}
+             WHERE workspace_id = ${workspaceId} AND id = ${id}`;
+}

@@ -31,9 +31,9 @@ export interface Meta {
   /**
    * Set by `authedProcedure`, never by hand: the token ability the procedure
    * requires. Absent: a public procedure. The OpenAPI document derives its
-   * security and its 401/403 from it.
+   * security and its 401/403 from it. Several: any of them opens it.
    */
-  auth?: Ability;
+  auth?: Ability | readonly Ability[];
   /** Largest request body this route reads, where it needs more than DEFAULT_BODY_LIMIT. */
   maxBodyBytes?: number;
 }
@@ -152,14 +152,15 @@ const base = t.procedure.use(domainErrors).use(trpcRawInput);
 
 export const publicProcedure = base.use(rateLimited).use(storableInput);
 
-/** Procedures that need a bearer token with `ability`; role permission from meta. */
-export function authedProcedure(ability: Ability) {
+/** Procedures that need a bearer token with `ability` (or one of several); role permission from meta. */
+export function authedProcedure(ability: Ability | readonly Ability[]) {
   return base.use(async ({ ctx, meta, next }) => {
     const auth = await authenticate(
       ctx.deps.sql,
       ctx.req.headers.get("authorization"),
       ability,
       ctx.now,
+      ctx.ip,
     );
     ctx.auth = auth;
     if (meta?.permission && !can(auth.user.role, meta.permission)) {
@@ -170,6 +171,13 @@ export function authedProcedure(ability: Ability) {
 }
 
 export const apiProcedure = authedProcedure("api");
+/**
+ * A person's own account (profile, password, sessions: docs/accounts.md),
+ * under /api/dashboard/account but opened by any sign-in token of theirs:
+ * the dashboard's, the inbox's or an agent app's, or a portal token. Not by
+ * an API token, which is not a session.
+ */
+export const accountProcedure = authedProcedure(["dashboard", "agent", "portal"]);
 /** A portal token opens the portal only while its workspace still has the portal enabled. */
 export const portalProcedure = authedProcedure("portal").use(({ ctx, next }) => {
   if (!ctx.auth!.workspace.portalEnabled) {

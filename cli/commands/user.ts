@@ -1,6 +1,7 @@
-/** user:create, user:suspend, user:unsuspend. */
+/** user:create, user:suspend, user:unsuspend, user:password. */
 import { createUser } from "../../domain/admin/create_user.ts";
 import { setUserSuspended } from "../../domain/admin/set_user_suspended.ts";
+import { setUserPassword } from "../../domain/admin/set_user_password.ts";
 import { optional, required } from "../args.ts";
 import type { Command } from "./command.ts";
 
@@ -33,5 +34,17 @@ export const userCommands: Command[] = [
     summary: "Restore a suspended account.",
     run: (deps, args) =>
       setUserSuspended(deps, { email: required(args, "email"), suspended: false }),
+  },
+  {
+    name: "user:password",
+    usage: "user:password --email <email> (--password <pw> | --link)",
+    summary: "Set a password (every session of the account ends), or print a one-hour " +
+      "single-use reset link.",
+    run: (deps, args) =>
+      setUserPassword(deps, {
+        email: required(args, "email"),
+        password: optional(args, "password"),
+        link: args.flags.has("link"),
+      }),
   },
 ];

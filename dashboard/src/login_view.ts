@@ -10,6 +10,7 @@ import {
 } from "../../clients/dashboard_client.ts";
 import { h } from "../../inbox/src/dom.ts";
 import { signInForm } from "../../inbox/src/sign_in_form.ts";
+import { forgotPasswordLink } from "../../inbox/src/password_reset_view.ts";
 
 export function loginView(
   client: DashboardClient,
@@ -27,10 +28,15 @@ export function loginView(
         : null,
     intro: h("p", { class: "muted" }, "For a workspace's owners, administrators and viewers."),
     footer: h(
-      "p",
-      { class: "muted small" },
-      "Answering conversations? ",
-      h("a", { href: "/inbox" }, "Go to the inbox"),
+      "div",
+      null,
+      forgotPasswordLink(client, "dashboard"),
+      h(
+        "p",
+        { class: "muted small" },
+        "Answering conversations? ",
+        h("a", { href: "/inbox" }, "Go to the inbox"),
+      ),
     ),
   });
 }

@@ -9,6 +9,7 @@ import { DashboardShell } from "./shell.ts";
 import { loginView } from "./login_view.ts";
 import { clearSession, loadSession, saveSession } from "./session_store.ts";
 import { invitationView } from "./invitation_view.ts";
+import { resetPasswordView } from "../../inbox/src/password_reset_view.ts";
 
 const root = document.getElementById("app")!;
 const realtimeKey =
@@ -59,7 +60,12 @@ function mount(s: DashboardSession): void {
 
 // An invitation link opens its own page, signed in or not.
 const invitation = /^#\/invitation\/(.+)$/.exec(location.hash)?.[1];
-if (invitation) {
+// So does a password reset link (docs/accounts.md).
+const reset = /^#\/reset\/(.+)$/.exec(location.hash)?.[1];
+if (reset) {
+  document.title = "New password · Parley";
+  fill(root, resetPasswordView(client, reset, "Parley dashboard"));
+} else if (invitation) {
   document.title = "Invitation · Parley";
   void invitationView(client, invitation).then((view) => fill(root, view));
 } else if (session) mount(session);

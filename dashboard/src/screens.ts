@@ -14,6 +14,7 @@ import { integrationsScreen } from "./views/integrations_view.ts";
 import { historyScreen } from "./views/history_view.ts";
 import { webhooksScreen } from "./views/webhooks_view.ts";
 import { auditLogScreen } from "./views/audit_log_view.ts";
+import { accountScreen } from "./views/account_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
@@ -26,4 +27,5 @@ export const SCREENS: readonly Screen[] = [
   integrationsScreen,
   webhooksScreen,
   auditLogScreen,
+  accountScreen,
 ];

@@ -12,6 +12,8 @@ export interface AdminDeps {
   now: Date;
   /** Which webhook URLs are allowed (WEBHOOK_ALLOW_HOSTS); absent: https and public only. */
   webhooks?: WebhookConfig;
+  /** BASE_URL, for links the CLI prints (a password reset link). */
+  baseUrl?: string;
 }
 
 /** The workspace named on the command line, or NotFound naming the slug. */

@@ -129,6 +129,7 @@ export async function login(
     ability: surface.ability,
     now: attempt.now,
     deviceName: surface.deviceName ?? null,
+    ip: attempt.ip,
   });
   return { token, user, workspace };
 }

@@ -68,6 +68,8 @@ export async function issueToken(
     now: Date;
     expiresAt?: Date;
     deviceName?: string | null;
+    /** The client's address, shown in the user's list of sessions. */
+    ip?: string | null;
   },
 ): Promise<IssuedToken> {
   const secret = randomSecret(30);
@@ -80,6 +82,7 @@ export async function issueToken(
     secretHash: await sha256Hex(secret),
     expiresAt,
     deviceName: input.deviceName,
+    ip: input.ip ?? null,
   });
   return { id, plainText: `${id}|${secret}`, expiresAt };
 }
@@ -87,13 +90,16 @@ export async function issueToken(
 /**
  * Resolve an Authorization header for a surface. 401 when the token is missing,
  * malformed, unknown, expired or revoked; 403 for a wrong ability or a
- * suspended user or workspace.
+ * suspended user or workspace. `ability` may list several (the account
+ * procedures take any sign-in token). `ip`, when given, is recorded with the
+ * last use (the user's list of sessions shows it).
  */
 export async function authenticate(
   sql: Executor,
   header: string | null,
-  ability: Ability,
+  ability: Ability | readonly Ability[],
   now: Date,
+  ip: string | null = null,
 ): Promise<Auth> {
   const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!m) throw new Unauthenticated();
@@ -109,13 +115,20 @@ export async function authenticate(
   if (row.expires_at.getTime() <= now.getTime()) {
     throw new Unauthenticated("This token has expired.");
   }
-  if (row.ability !== ability) {
-    throw new Forbidden(`This token does not have the ${ability} ability required here.`);
+  const abilities: readonly Ability[] = typeof ability === "string" ? [ability] : ability;
+  if (!abilities.includes(row.ability)) {
+    throw new Forbidden(
+      `This token does not have the ${abilities.join(" or ")} ability required here.`,
+    );
   }
   if (row.workspace_suspended) throw new Forbidden("This workspace is suspended.");
   if (row.user_suspended) throw new Forbidden("This account is suspended.");
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
-    await tokens.touchToken(sql, row.token_id, now);
+  // A new address is written at once, so a session's list shows where it is used now.
+  if (
+    !row.last_used_at || now.getTime() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS ||
+    (ip !== null && ip !== row.last_ip)
+  ) {
+    await tokens.touchToken(sql, row.token_id, now, ip);
   }
   return {
     tokenId: row.token_id,

@@ -25,6 +25,7 @@ import { Composer, type ComposerMode } from "./composer.ts";
 import { saveSession } from "./session_store.ts";
 import { NotificationsView } from "./notifications_view.ts";
 import { ScreenView } from "./screen_view.ts";
+import { accountView } from "./account_view.ts";
 
 const REFRESH_CHECK_MS = 3600_000;
 
@@ -64,6 +65,8 @@ export class InboxApp {
   #shell: HTMLElement;
   #alerts: NotificationsView;
   #screen: ScreenView;
+  /** The Account panel (profile, password, sessions), built when opened. */
+  #account = h("section", { class: "account-panel", "aria-label": "Account", hidden: true });
   #onKey = (e: KeyboardEvent) => this.#key(e);
 
   constructor(o: AppOptions) {
@@ -141,6 +144,11 @@ export class InboxApp {
       ),
       h(
         "button",
+        { type: "button", class: "account-toggle", onClick: () => void this.#toggleAccount() },
+        "Account",
+      ),
+      h(
+        "button",
         { type: "button", class: "signout", onClick: () => void this.signOut() },
         "Sign out",
       ),
@@ -152,6 +160,7 @@ export class InboxApp {
       h("div", { class: "panes" }, this.#list.root, this.#conv.root, this.#visitor.root),
       this.#status,
       this.#alerts.root,
+      this.#account,
     );
     fill(o.root, this.#shell);
     this.#composer.setEnabled(false);
@@ -205,6 +214,30 @@ export class InboxApp {
     document.removeEventListener("keydown", this.#onKey);
     this.#live?.close();
     if (this.#refreshTimer) clearInterval(this.#refreshTimer);
+  }
+
+  async #toggleAccount(): Promise<void> {
+    if (!this.#account.hidden) {
+      this.#account.hidden = true;
+      return;
+    }
+    this.#account.hidden = false;
+    const close = h("button", {
+      type: "button",
+      class: "close",
+      onClick: () => (this.#account.hidden = true),
+    }, "Close");
+    try {
+      const view = await accountView(this.#o.client.dashboard, (t) => this.#say(t));
+      fill(
+        this.#account,
+        h("div", { class: "alerts-head" }, h("h2", null, "Account"), close),
+        view,
+      );
+    } catch (err) {
+      this.#failed(err);
+      this.#account.hidden = true;
+    }
   }
 
   async signOut(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type TokenSession,
 } from "../../clients/agent_client.ts";
 import { signInForm } from "./sign_in_form.ts";
+import { forgotPasswordLink } from "./password_reset_view.ts";
 
 export function loginView(
   client: AgentClient,
@@ -18,5 +19,6 @@ export function loginView(
     describe: describeFailure,
     submit: async (email, password) =>
       onSignedIn(await client.agent.login.mutate({ email, password, device_name: "Web inbox" })),
+    footer: forgotPasswordLink(client.dashboard, "inbox"),
   });
 }

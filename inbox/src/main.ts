@@ -8,6 +8,7 @@ import { InboxApp } from "./app.ts";
 import { loginView } from "./login_view.ts";
 import { clearSession, loadSession, saveSession } from "./session_store.ts";
 import { fill } from "./dom.ts";
+import { resetPasswordView } from "./password_reset_view.ts";
 
 const root = document.getElementById("app")!;
 /** Null when the server has no realtime socket: the inbox polls instead. */
@@ -52,5 +53,8 @@ function mount(s: TokenSession): void {
   void app.start();
 }
 
-if (session) mount(session);
+// A password reset link opens its own page, signed in or not (docs/accounts.md).
+const reset = /^#\/reset\/(.+)$/.exec(location.hash)?.[1];
+if (reset) fill(root, resetPasswordView(client.dashboard, reset, "Parley inbox"));
+else if (session) mount(session);
 else signIn(null);

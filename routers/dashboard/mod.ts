@@ -16,6 +16,16 @@ import { createTokenProcedure, listTokens, revokeTokenProcedure } from "./api_to
 import { invite, removeMember, resendInvite, revokeInvite, team, updateMember } from "./team.ts";
 import { acceptInvitationProcedure, readInvitation } from "./invitation.ts";
 import {
+  accountProfile,
+  changeAccountPassword,
+  endAccountSession,
+  endOtherAccountSessions,
+  listAccountSessions,
+  updateAccountProfile,
+} from "./account.ts";
+import { forgotPassword, resetPasswordProcedure } from "./password_reset.ts";
+import { endMemberSessionsProcedure, issueMemberResetLink } from "./team_accounts.ts";
+import {
   linkIntegrationProcedure,
   listIntegrationsProcedure,
   testIntegrationProcedure,
@@ -39,6 +49,15 @@ export const dashboardRouter = router({
   refresh,
   me,
   logout,
+  // docs/accounts.md: any sign-in token of the person (accountProcedure).
+  accountProfile,
+  updateAccountProfile,
+  changeAccountPassword,
+  listAccountSessions,
+  endOtherAccountSessions,
+  endAccountSession,
+  forgotPassword,
+  resetPassword: resetPasswordProcedure,
   overview,
   series,
   listBots,
@@ -65,6 +84,9 @@ export const dashboardRouter = router({
   invite,
   revokeInvite,
   resendInvite,
+  // Before …/team/{user}: longer paths under it.
+  issueMemberResetLink,
+  endMemberSessions: endMemberSessionsProcedure,
   updateMember,
   removeMember,
   readInvitation,

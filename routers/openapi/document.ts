@@ -144,7 +144,8 @@ function operation(op: DescribedOperation): Record<string, unknown> {
     ...(description ? { description } : {}),
     operationId: operationId(op.name),
     // Public operations say so explicitly: no token is sent.
-    security: meta.auth ? [{ [SECURITY_SCHEMES[meta.auth].name]: [] }] : [],
+    // Several abilities (the account procedures): any one of the schemes opens it.
+    security: [meta.auth ?? []].flat().map((a) => ({ [SECURITY_SCHEMES[a].name]: [] })),
   };
   if (parameters.length) out.parameters = parameters;
   if (Object.keys(bodyProps).length) {

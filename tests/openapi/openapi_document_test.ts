@@ -115,13 +115,21 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
     await t.step("public operations have no security; token ones name their scheme", () => {
       for (const { path, method, o } of all) {
         // Public: the widget, the status, the logins (which hand out tokens), and
-        // the invitation link (which makes an account).
+        // the invitation link (which makes an account) and password reset.
         const isPublic = path.startsWith("/widget/") || path === "/api/status" ||
           path === "/healthz" || path === "/readyz" || path.endsWith("/login") ||
-          path.startsWith("/api/dashboard/invitation");
+          path.startsWith("/api/dashboard/invitation") ||
+          path.startsWith("/api/dashboard/password/");
+        // A person's own account opens with any of their sign-in tokens (docs/accounts.md).
+        const anySignIn = path.startsWith("/api/dashboard/account/");
         if (isPublic) assertEquals(o.security, [], `${method} ${path}`);
-        else assertEquals(o.security.length, 1, `${method} ${path}`);
+        else assertEquals(o.security.length, anySignIn ? 3 : 1, `${method} ${path}`);
       }
+      assertEquals(op("get", "/api/dashboard/account/profile").security, [
+        { dashboardToken: [] },
+        { agentToken: [] },
+        { portalToken: [] },
+      ]);
       assertEquals(op("get", "/api/v1/me").security, [{ settingsToken: [] }]);
       assertEquals(op("get", "/api/portal/me").security, [{ portalToken: [] }]);
     });

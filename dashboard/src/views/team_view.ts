@@ -10,6 +10,7 @@
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
+import { memberAccountActions } from "./team_account_actions.ts";
 import {
   errorLine,
   failureText,
@@ -115,7 +116,14 @@ function memberRow(ctx: ScreenContext, m: Member, refresh: () => void): HTMLElem
       h("span", { class: `pill ${m.state === "active" ? "active" : "inactive"}` }, m.state),
     ),
     h("td", null, formatDate(m.last_active_at)),
-    h("td", { class: "row-actions" }, makeOwner, manage ? suspend : null, manage ? remove : null),
+    h(
+      "td",
+      { class: "row-actions" },
+      makeOwner,
+      manage ? suspend : null,
+      manage ? remove : null,
+      manage ? memberAccountActions(ctx, m) : null,
+    ),
   );
 }
 

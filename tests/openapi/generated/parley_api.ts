@@ -1283,6 +1283,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/account/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your own name, e-mail and role
+         * @description Any sign-in token of yours: dashboard, agent (the inbox, agent apps) or portal.
+         */
+        get: operations["dashboardAccountProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your name or e-mail
+         * @description A new `email` needs `current_password` (422 on `current_password` when it is missing or wrong; 422 on `email` when another account uses it). Sessions stay.
+         *
+         *     Rate limit: 20 requests per 3600 s per user.
+         */
+        patch: operations["dashboardUpdateAccountProfile"];
+        trace?: never;
+    };
+    "/api/dashboard/account/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password; every other session of yours ends
+         * @description 422 on `current_password` when it is wrong (counted in the login lockout: 429 with `Retry-After` at the threshold), on `password` under 8 characters. Every other dashboard, agent and portal token of yours is revoked and its sockets close; the token making the call keeps working. API tokens are not sessions and stay.
+         *
+         *     Rate limit: 10 requests per 3600 s per user.
+         */
+        post: operations["dashboardChangeAccountPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your signed-in devices: app, device name, last use and address
+         * @description Good (unexpired, unrevoked) dashboard, agent and portal tokens of yours, most recently used first. `current` marks the token making the call. `last_used_at` and `ip` are written at most once a minute, and at once when the address changes.
+         */
+        get: operations["dashboardListAccountSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere else: end every session of yours but this one
+         * @description Rate limit: 30 requests per 3600 s per user.
+         */
+        delete: operations["dashboardEndOtherAccountSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/sessions/{session}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions (the current one too: that is signing out)
+         * @description 404 when the id is not a good session of yours.
+         *
+         *     Rate limit: 30 requests per 3600 s per user.
+         */
+        delete: operations["dashboardEndAccountSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/password/forgot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a password reset link (one hour, single use)
+         * @description The same answer whether or not an account uses the address. `app` picks the page the link opens (`dashboard`, the default, or `inbox`). Without SMTP configured `emailed` is false and `message` says who can issue a link. Limited to 5 a minute per address and 3 an hour per e-mail (429), and each request counts as one attempt in the login lockout of that e-mail and address.
+         *
+         *     Rate limit: 5 requests per 60 s per IP address.
+         */
+        post: operations["dashboardForgotPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/password/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a reset link: set a new password; every session of the account ends
+         * @description `token` is the part of the link after `#/reset/`. 422 on `token` when the link was used, replaced or has expired (a wrong link counts in the login lockout of the caller's address), on `password` under 8 characters.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardResetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/overview": {
         parameters: {
             query?: never;
@@ -1357,7 +1495,7 @@ export interface paths {
         get: operations["dashboardShowBot"];
         /**
          * Update a bot's texts, provider, model, activity and branding
-         * @description The portal's update (`PUT /api/portal/chatbots/{key}`) with its merge rules (fields left out keep their value; branding merged field by field; an empty `welcome_message` restores the default), plus `provider` and `model`, and every branding field under `branding`.
+         * @description The portal's update (`PUT /api/portal/chatbots/{key}`) with its merge rules (fields left out keep their value; branding merged field by field; an empty `welcome_message` restores the default), plus `provider` and `model`, and every branding field under `branding`, and `allowed_origins`: the sites where the widget may run (docs/widget-api.md#allowed-sites; an empty list allows any site, left out keeps the list). 422 on `allowed_origins` names the entry that is not a site.
          *
          *     Requires the `manage-chatbots` permission.
          */
@@ -1639,6 +1777,54 @@ export interface paths {
          */
         post: operations["dashboardResendInvite"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team/{user}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a password reset link for a teammate, shown this once
+         * @description For a server without SMTP, or a teammate without their mailbox: pass the link on. Valid one hour, single use; a newer link replaces it. 422 on `user` for yourself, and for an owner when you are an administrator.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 20 requests per 3600 s per user.
+         */
+        post: operations["dashboardIssueMemberResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/team/{user}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign a teammate out everywhere (dashboard, inbox, agent apps, portal)
+         * @description Their sockets close at once; their API tokens stay. 422 on `user` for yourself (use your account's sessions), and for an owner when you are an administrator.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 30 requests per 3600 s per user.
+         */
+        delete: operations["dashboardEndMemberSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7622,6 +7808,378 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardAccountProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Acme Support",
+                     *       "email": "owner@example.com",
+                     *       "role": "owner"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        email: string;
+                        role: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateAccountProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Amy Pond",
+                 *       "email": "amy@acme.test",
+                 *       "current_password": "••••••••"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    email?: string;
+                    current_password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Acme Support",
+                     *       "email": "owner@example.com",
+                     *       "role": "owner"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        email: string;
+                        role: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardChangeAccountPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "••••••••",
+                 *       "password": "a new long passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    current_password: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Password changed.",
+                     *       "sessions_ended": 2
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        sessions_ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "app": "dashboard",
+                     *           "device_name": "device name",
+                     *           "signed_in_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_used_at": "2026-11-21T07:06:17.123000Z",
+                     *           "ip": "ip",
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @enum {string} */
+                            app: "dashboard" | "inbox" | "agent_app" | "portal";
+                            device_name: string | null;
+                            signed_in_at: string;
+                            last_used_at: string | null;
+                            ip: string | null;
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardEndOtherAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "2 sessions ended.",
+                     *       "ended": 2
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardEndAccountSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                session: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "1 session ended.",
+                     *       "ended": 1
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        ended: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardForgotPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "amy@acme.test",
+                 *       "app": "inbox"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /**
+                     * @default dashboard
+                     * @enum {string}
+                     */
+                    app?: "dashboard" | "inbox";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Do you ship to Iceland?",
+                     *       "emailed": true
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        emailed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardResetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Xy…",
+                 *       "password": "a new long passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Your password is changed. Sign in with it.",
+                     *       "email": "amy@acme.test",
+                     *       "sign_in_at": "/inbox"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        email: string;
+                        sign_in_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardOverview: {
         parameters: {
             query?: never;
@@ -7963,7 +8521,10 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
-                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>",
+                     *         "allowed_origins": [
+                     *           "allowed origin"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8025,6 +8586,7 @@ export interface operations {
                                 }[];
                             };
                             snippet: string;
+                            allowed_origins: string[];
                         };
                     };
                 };
@@ -8119,7 +8681,10 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
-                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>",
+                     *         "allowed_origins": [
+                     *           "allowed origin"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8181,6 +8746,7 @@ export interface operations {
                                 }[];
                             };
                             snippet: string;
+                            allowed_origins: string[];
                         };
                     };
                 };
@@ -8271,6 +8837,7 @@ export interface operations {
                             }[];
                         };
                     };
+                    allowed_origins?: string[];
                 };
             };
         };
@@ -8344,7 +8911,10 @@ export interface operations {
                      *             }
                      *           ]
                      *         },
-                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>"
+                     *         "snippet": "<script src=\"https://parley.example.com/widget.js\" data-key=\"demo-bot\" defer></script>",
+                     *         "allowed_origins": [
+                     *           "allowed origin"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8406,6 +8976,7 @@ export interface operations {
                                 }[];
                             };
                             snippet: string;
+                            allowed_origins: string[];
                         };
                     };
                 };
@@ -9361,6 +9932,88 @@ export interface operations {
                      */
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardIssueMemberResetLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "link": "https://support.acme.test/inbox#/reset/Xy…",
+                     *       "expires_at": "2025-01-01T13:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        link: string;
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardEndMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                user: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "3 sessions ended.",
+                     *       "ended": 3
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        ended: number;
                     };
                 };
             };
