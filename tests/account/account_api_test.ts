@@ -135,15 +135,17 @@ Deno.test("accounts: profile, password and sessions", serverTestOptions, async (
           // Nothing ended by the refusals.
           assertEquals((await call("GET", "/api/agent/me", inbox)).status, 200);
 
-          const started = Date.now();
           const ok = await call("POST", "/api/dashboard/account/password", current, {
             current_password: PASSWORD,
             password: "a brand new passphrase",
           });
+          // From the answer (the slow password hash is not the socket's part), well inside
+          // the 60 s re-check this server runs with: only the revocation event closes it in time.
+          const started = Date.now();
           assertEquals(ok.status, 200, ok.text);
           assertEquals(ok.body.sessions_ended >= 4, true, ok.text); // 2 logins + seeded agent, portal, dashboard
           assertEquals((await closed).status, 401);
-          assertOk(Date.now() - started < 3000, "the socket closed within seconds");
+          assertOk(Date.now() - started < 5000, "the socket closed within seconds");
           for (
             const token of [
               inbox,
