@@ -21,7 +21,7 @@ const session = z.object({
   user,
   company,
 });
-const tokenSession = session.extend({ token: z.string() });
+export const tokenSession = session.extend({ token: z.string() });
 
 export const login = publicProcedure
   .meta({

@@ -23,7 +23,7 @@ const session = z.object({
     .nullable(),
   permissions: z.array(z.enum(["manage-chatbots", "manage-content", "manage-workspace"])),
 });
-const tokenSession = session.extend({ token: z.string() });
+export const tokenSession = session.extend({ token: z.string() });
 
 export const login = publicProcedure
   .meta({
