@@ -13,18 +13,23 @@ import { loginDepsOf } from "../domain/auth/login.ts";
 import { startEnrolmentForChallenge } from "../domain/auth/two_factor/complete_two_factor_login.ts";
 import * as s from "./schemas/two_factor.ts";
 
-interface SecondStepSurface<Answer extends z.ZodObject> {
+interface SecondStepSurface<Answer extends z.ZodType> {
   prefix: "/api/dashboard" | "/api/agent" | "/api/portal";
   ability: Ability;
-  /** The login's answer schema. */
+  /** The login's answer schema, with the optional `recovery_codes` (`withRecoveryCodes`). */
   answer: Answer;
   complete(
     deps: AppDeps,
     input: { challenge: string; code: string; ip: string; now: Date },
-  ): Promise<z.infer<Answer> & { recovery_codes?: string[] }>;
+  ): Promise<z.input<Answer>>;
 }
 
-export function secondStepProcedures<Answer extends z.ZodObject>(
+/** A login's answer, as the second step gives it: plus the codes of a required enrolment. */
+export function withRecoveryCodes<Shape extends z.ZodRawShape>(answer: z.ZodObject<Shape>) {
+  return answer.extend({ recovery_codes: s.recoveryCodes.optional() });
+}
+
+export function secondStepProcedures<Answer extends z.ZodType>(
   surface: SecondStepSurface<Answer>,
 ) {
   const path = `${surface.prefix}/login/two-factor` as const;
@@ -44,9 +49,10 @@ export function secondStepProcedures<Answer extends z.ZodObject>(
         rateLimit: { name: `${surface.ability}-login-two-factor`, ...limit },
       })
       .input(s.secondStepInput)
-      .output(surface.answer.extend({ recovery_codes: s.recoveryCodes.optional() }))
+      .output(surface.answer)
+      // The generic answer's type is checked where each surface passes `complete`.
       .mutation(({ ctx, input }) =>
-        surface.complete(ctx.deps, { ...input, ip: ctx.ip, now: ctx.now })
+        surface.complete(ctx.deps, { ...input, ip: ctx.ip, now: ctx.now }) as Promise<never>
       ),
     loginTwoFactorSetup: publicProcedure
       .meta({

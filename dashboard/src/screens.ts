@@ -13,6 +13,7 @@ import { teamScreen } from "./views/team_view.ts";
 import { integrationsScreen } from "./views/integrations_view.ts";
 import { historyScreen } from "./views/history_view.ts";
 import { webhooksScreen } from "./views/webhooks_view.ts";
+import { twoFactorScreen } from "./views/two_factor_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
@@ -24,4 +25,5 @@ export const SCREENS: readonly Screen[] = [
   apiTokensScreen,
   integrationsScreen,
   webhooksScreen,
+  twoFactorScreen,
 ];

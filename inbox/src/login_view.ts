@@ -1,5 +1,8 @@
 /// <reference lib="dom" />
-/** The sign-in form: the agent login (`agent.login`), nothing stored but the session it returns. */
+/**
+ * The sign-in form: the agent login (`agent.login`, then `agent.loginTwoFactor`
+ * when two-factor is on), nothing stored but the session it returns.
+ */
 import {
   type AgentClient,
   describeFailure,
@@ -18,5 +21,10 @@ export function loginView(
     describe: describeFailure,
     submit: async (email, password) =>
       onSignedIn(await client.agent.login.mutate({ email, password, device_name: "Web inbox" })),
+    secondStep: {
+      complete: (challenge, code) => client.agent.loginTwoFactor.mutate({ challenge, code }),
+      setup: (challenge) => client.agent.loginTwoFactorSetup.mutate({ challenge }),
+      signedIn: onSignedIn,
+    },
   });
 }

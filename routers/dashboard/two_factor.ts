@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { dashboardProcedure } from "../trpc.ts";
 import { tokenSession } from "./session.ts";
-import { secondStepProcedures } from "../two_factor_login.ts";
+import { secondStepProcedures, withRecoveryCodes } from "../two_factor_login.ts";
 import { twoFactorAccountProcedures } from "../two_factor_account.ts";
 import { dashboardTwoFactorLogin } from "../../domain/dashboard/dashboard_login.ts";
 import { setTwoFactorRequirement } from "../../domain/auth/two_factor/set_two_factor_requirement.ts";
@@ -14,7 +14,7 @@ import { setTwoFactorRequirement } from "../../domain/auth/two_factor/set_two_fa
 export const dashboardSecondStep = secondStepProcedures({
   prefix: "/api/dashboard",
   ability: "dashboard",
-  answer: tokenSession,
+  answer: withRecoveryCodes(tokenSession),
   complete: dashboardTwoFactorLogin,
 });
 

@@ -1,12 +1,12 @@
 /** The portal login's second step for an account with two-factor sign-in (docs/accounts.md). */
 import { z } from "zod";
 import { brand, company, user } from "./session.ts";
-import { secondStepProcedures } from "../two_factor_login.ts";
+import { secondStepProcedures, withRecoveryCodes } from "../two_factor_login.ts";
 import { portalTwoFactorLogin } from "../../domain/portal/portal_login.ts";
 
 export const portalSecondStep = secondStepProcedures({
   prefix: "/api/portal",
   ability: "portal",
-  answer: z.object({ token: z.string(), user, company, brand }),
+  answer: withRecoveryCodes(z.object({ token: z.string(), user, company, brand })),
   complete: portalTwoFactorLogin,
 });

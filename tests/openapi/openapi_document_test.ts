@@ -118,6 +118,7 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
         // the invitation link (which makes an account).
         const isPublic = path.startsWith("/widget/") || path === "/api/status" ||
           path === "/healthz" || path === "/readyz" || path.endsWith("/login") ||
+          path.includes("/login/two-factor") ||
           path.startsWith("/api/dashboard/invitation");
         if (isPublic) assertEquals(o.security, [], `${method} ${path}`);
         else assertEquals(o.security.length, 1, `${method} ${path}`);
