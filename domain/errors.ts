@@ -33,6 +33,26 @@ export class Unauthenticated extends DomainError {
   }
 }
 
+/**
+ * A right password whose sign-in needs a second step (401): a code from the
+ * authenticator app with the challenge in `extra`, which joins the body.
+ */
+export class SecondStepRequired extends Unauthenticated {
+  constructor(message: string, public readonly extra: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+/**
+ * A right password in a workspace that requires two-factor sign-in, of a
+ * member who has not set it up (403): `extra` holds the enrolment challenge.
+ */
+export class EnrolmentRequired extends Forbidden {
+  constructor(message: string, public readonly extra: Record<string, unknown>) {
+    super(message);
+  }
+}
+
 /** A field-level validation or business-rule refusal (422). `extra` joins the body. */
 export class Invalid extends DomainError {
   constructor(

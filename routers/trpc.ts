@@ -16,6 +16,7 @@ import { rejectUnstorableInput } from "./guards/storable_input.ts";
 import {
   domainCause,
   domainErrorStatus,
+  signInStepOf,
   trpcCodeForStatus,
   validationBody,
 } from "./doors/http_errors.ts";
@@ -61,6 +62,8 @@ const t = initTRPC.meta<Meta>().context<RequestContext>().create({
         httpStatus: validation ? 422 : status,
         path: shape.data.path,
         ...(errors ? { errors } : {}),
+        // A sign-in's second step: its challenge, as the REST body carries it.
+        ...(cause instanceof DomainError ? signInStepOf(cause) : {}),
       },
     };
   },

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The sign-in form (`dashboard.login`). A 403 for a right password (an agent)
- * says where to go instead and links to the inbox.
+ * says where to go instead and links to the inbox. With two-factor on, the
+ * form continues with the code step (`dashboard.loginTwoFactor`).
  */
 import {
   type DashboardClient,
@@ -27,6 +28,11 @@ export function loginView(
         ? h("a", { href: "/inbox", class: "to-inbox" }, "Open the inbox")
         : null,
     intro: h("p", { class: "muted" }, "For a workspace's owners, administrators and viewers."),
+    secondStep: {
+      complete: (challenge, code) => client.loginTwoFactor.mutate({ challenge, code }),
+      setup: (challenge) => client.loginTwoFactorSetup.mutate({ challenge }),
+      signedIn: onSignedIn,
+    },
     footer: h(
       "div",
       null,

@@ -15,6 +15,7 @@ import { historyScreen } from "./views/history_view.ts";
 import { webhooksScreen } from "./views/webhooks_view.ts";
 import { auditLogScreen } from "./views/audit_log_view.ts";
 import { accountScreen } from "./views/account_view.ts";
+import { twoFactorScreen } from "./views/two_factor_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
@@ -28,4 +29,5 @@ export const SCREENS: readonly Screen[] = [
   webhooksScreen,
   auditLogScreen,
   accountScreen,
+  twoFactorScreen,
 ];

@@ -4,17 +4,26 @@
  * rule, then a token of the surface's ability. Every refusal carries the same
  * message, so a caller cannot tell an unknown e-mail from a wrong password,
  * a disabled portal or an insufficient role.
+ *
+ * A user with two-factor sign-in on (or a member of a workspace that requires
+ * it) gets no token here: the right password answers with a challenge for the
+ * second step (two_factor/complete_two_factor_login.ts), and the lockout count
+ * is cleared only when that step succeeds, so the password cannot be used to
+ * reset the count between guesses of the code.
  */
-import type { Sql } from "../../db/client.ts";
+import type { Executor, Sql } from "../../db/client.ts";
 import type { AppDeps } from "../deps.ts";
 import type { Kv } from "../../kv/kv.ts";
 import type { Ability } from "../../db/tokens.ts";
 import { findUserByEmail, type UserRow } from "../../db/users.ts";
 import { findPlanOfWorkspace, findWorkspace, type WorkspaceRow } from "../../db/workspaces.ts";
-import { Forbidden, Unauthenticated } from "../errors.ts";
+import { EnrolmentRequired, Forbidden, SecondStepRequired, Unauthenticated } from "../errors.ts";
 import { verifyPassword } from "./passwords.ts";
 import { type Auth, type IssuedToken, issueToken } from "./tokens.ts";
 import { beginLoginAttempt, type LockoutPolicy } from "./login_lockout.ts";
+import { anonymousActor, recordAudit } from "../audit/record_audit.ts";
+import { findTwoFactorState, workspaceRequiresTwoFactor } from "../../db/two_factor.ts";
+import { openChallenge } from "./two_factor/sign_in_challenge.ts";
 
 export const LOGIN_REFUSED_MESSAGE = "These credentials do not match our records.";
 
@@ -37,6 +46,8 @@ export interface LoginDeps {
   sql: Sql;
   kv: Kv;
   lockout: LockoutPolicy;
+  /** Decrypts two-factor secrets at the second step. */
+  appKey: CryptoKey;
 }
 
 export interface LoginResult {
@@ -46,10 +57,11 @@ export interface LoginResult {
 }
 
 /** The login's collaborators from the app's: its database, Kv and the configured lockout. */
-export function loginDepsOf(deps: Pick<AppDeps, "sql" | "kv" | "config">): LoginDeps {
+export function loginDepsOf(deps: Pick<AppDeps, "sql" | "kv" | "config" | "appKey">): LoginDeps {
   return {
     sql: deps.sql,
     kv: deps.kv,
+    appKey: deps.appKey,
     lockout: {
       maxAttempts: deps.config.loginMaxAttempts,
       lockoutSeconds: deps.config.loginLockoutSeconds,
@@ -106,6 +118,13 @@ export async function login(
     // The failure that reaches the threshold still answers 401; the next gets 429.
     if (!user || !ok) {
       await counted.failed();
+      await recordSignInFailure(deps.sql, {
+        workspaceId: user?.workspace_id ?? null,
+        email,
+        ip: attempt.ip,
+        reason: "wrong_password",
+        now: attempt.now,
+      });
       throw new Unauthenticated(LOGIN_REFUSED_MESSAGE);
     }
     workspace = await findWorkspace(deps.sql, user.workspace_id);
@@ -121,8 +140,66 @@ export async function login(
       suspended ? LOGIN_REFUSED_MESSAGE : surface.ineligibleMessage ?? LOGIN_REFUSED_MESSAGE,
     );
   }
+  const step = await secondStepDue(deps.sql, user);
+  if (step) {
+    // Neither counted nor cleared: the second step settles the count.
+    await counted.abandoned();
+    const opened = await openChallenge(deps.kv, {
+      purpose: step,
+      userId: user.id,
+      workspaceId: workspace.id,
+      email,
+      ability: surface.ability,
+      deviceName: surface.deviceName ?? null,
+    }, attempt.now);
+    const extra = {
+      challenge: opened.challenge,
+      challenge_expires_at: opened.expiresAt.toISOString(),
+    };
+    if (step === "verify") {
+      throw new SecondStepRequired(TWO_FACTOR_REQUIRED_MESSAGE, {
+        two_factor_required: true,
+        ...extra,
+      });
+    }
+    throw new EnrolmentRequired(TWO_FACTOR_SETUP_MESSAGE, {
+      two_factor_setup_required: true,
+      ...extra,
+    });
+  }
   await counted.succeeded();
-  const token = await issueToken(deps.sql, {
+  const token = await deps.sql.begin((tx) =>
+    issueSignInToken(tx, surface, user!, workspace!, attempt)
+  );
+  return { token, user, workspace };
+}
+
+export const TWO_FACTOR_REQUIRED_MESSAGE =
+  "Two-factor sign-in is on for this account: send a code from the authenticator app, " +
+  "or a recovery code, with the challenge.";
+export const TWO_FACTOR_SETUP_MESSAGE =
+  "This workspace requires two-factor sign-in: set it up with the challenge to continue.";
+
+/** `verify` when the user has two-factor on, `enrol` when the workspace requires it of them. */
+async function secondStepDue(sql: Sql, user: UserRow): Promise<"verify" | "enrol" | null> {
+  const state = await findTwoFactorState(sql, user.id);
+  if (state.enabledAt) return "verify";
+  return await workspaceRequiresTwoFactor(sql, user.workspace_id) ? "enrol" : null;
+}
+
+/**
+ * The token of a completed sign-in and its `auth.sign_in` audit row, in the
+ * caller's transaction. `details` adds to the row (the factor of a second step).
+ */
+export async function issueSignInToken(
+  tx: Executor,
+  surface: LoginSurface,
+  user: UserRow,
+  workspace: WorkspaceRow,
+  attempt: { ip: string; now: Date },
+  details: Record<string, string> = {},
+): Promise<IssuedToken> {
+  const token = await issueToken(tx, {
     workspaceId: workspace.id,
     userId: user.id,
     name: surface.tokenName,
@@ -131,5 +208,34 @@ export async function login(
     deviceName: surface.deviceName ?? null,
     ip: attempt.ip,
   });
-  return { token, user, workspace };
+  await recordAudit(tx, {
+    workspaceId: workspace.id,
+    actor: {
+      userId: user.id,
+      tokenId: token.id,
+      label: `${user.name} <${user.email}>`,
+      ip: attempt.ip,
+    },
+    action: "auth.sign_in",
+    details: { surface: surface.ability, ...details },
+    now: attempt.now,
+  });
+  return token;
+}
+
+/**
+ * `auth.sign_in_failed`: in the user's workspace when the e-mail is known,
+ * else with no workspace. Its own statement: the refusal changes nothing else.
+ */
+export async function recordSignInFailure(
+  sql: Executor,
+  f: { workspaceId: number | null; email: string; ip: string; reason: string; now: Date },
+): Promise<void> {
+  await recordAudit(sql, {
+    workspaceId: f.workspaceId,
+    actor: anonymousActor(f.email, f.ip),
+    action: "auth.sign_in_failed",
+    details: { reason: f.reason },
+    now: f.now,
+  });
 }

@@ -1,5 +1,8 @@
 /// <reference lib="dom" />
-/** The sign-in form: the agent login (`agent.login`), nothing stored but the session it returns. */
+/**
+ * The sign-in form: the agent login (`agent.login`, then `agent.loginTwoFactor`
+ * when two-factor is on), nothing stored but the session it returns.
+ */
 import {
   type AgentClient,
   describeFailure,
@@ -20,5 +23,10 @@ export function loginView(
     submit: async (email, password) =>
       onSignedIn(await client.agent.login.mutate({ email, password, device_name: "Web inbox" })),
     footer: forgotPasswordLink(client.dashboard, "inbox"),
+    secondStep: {
+      complete: (challenge, code) => client.agent.loginTwoFactor.mutate({ challenge, code }),
+      setup: (challenge) => client.agent.loginTwoFactorSetup.mutate({ challenge }),
+      signedIn: onSignedIn,
+    },
   });
 }

@@ -6,10 +6,11 @@
  */
 import type { CallFailure } from "../../clients/agent_client.ts";
 import { h } from "./dom.ts";
+import { type SecondStep, secondStepForm, signInStepOf } from "./two_factor_parts.ts";
 
 type SignInFailure = CallFailure;
 
-export interface SignInFormOptions {
+export interface SignInFormOptions<S = unknown> {
   title: string;
   /** Shown above the error line when the form opens (a session that ended). */
   notice: string | null;
@@ -21,9 +22,11 @@ export interface SignInFormOptions {
   /** What sits between the title and the fields, and under the button. */
   intro?: Node;
   footer?: Node;
+  /** Two-factor sign-in: a login answered with a challenge continues here. */
+  secondStep?: SecondStep<S>;
 }
 
-export function signInForm(o: SignInFormOptions): HTMLElement {
+export function signInForm<S>(o: SignInFormOptions<S>): HTMLElement {
   const email = h("input", {
     type: "email",
     name: "email",
@@ -49,6 +52,11 @@ export function signInForm(o: SignInFormOptions): HTMLElement {
         try {
           await o.submit(email.value, password.value);
         } catch (err) {
+          const step = o.secondStep ? signInStepOf(err) : null;
+          if (step && o.secondStep) {
+            form.replaceWith(secondStepForm(step, o.secondStep, (e) => o.describe(e).message));
+            return;
+          }
           const f = o.describe(err);
           error.append(f.errors ? Object.values(f.errors).flat().join(" ") : f.message);
           const extra = o.afterError?.(f);

@@ -1,6 +1,7 @@
 /** The agent surface (`/api/agent`, ability `agent`): a map of its procedures, nothing else. */
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
+import { agentSecondStep, agentTwoFactorAccount } from "./two_factor.ts";
 import { conversation, inbox } from "./inbox.ts";
 import {
   assign,
@@ -27,6 +28,11 @@ export const agentRouter = router({
   refresh,
   me,
   logout,
+  ...agentSecondStep,
+  twoFactorStatus: agentTwoFactorAccount.status,
+  startTwoFactor: agentTwoFactorAccount.start,
+  confirmTwoFactor: agentTwoFactorAccount.confirm,
+  disableTwoFactor: agentTwoFactorAccount.disable,
   inbox,
   conversation,
   reply,

@@ -6,6 +6,11 @@
  */
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
+import {
+  dashboardSecondStep,
+  dashboardTwoFactorAccount,
+  setTwoFactorRequirementProcedure,
+} from "./two_factor.ts";
 import { overview, series } from "./overview.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
@@ -58,6 +63,12 @@ export const dashboardRouter = router({
   endAccountSession,
   forgotPassword,
   resetPassword: resetPasswordProcedure,
+  ...dashboardSecondStep,
+  twoFactorStatus: dashboardTwoFactorAccount.status,
+  startTwoFactor: dashboardTwoFactorAccount.start,
+  confirmTwoFactor: dashboardTwoFactorAccount.confirm,
+  disableTwoFactor: dashboardTwoFactorAccount.disable,
+  setTwoFactorRequirement: setTwoFactorRequirementProcedure,
   overview,
   series,
   listBots,

@@ -7,12 +7,14 @@ import { TRPCError } from "@trpc/server";
 import {
   Conflict,
   DomainError,
+  EnrolmentRequired,
   Forbidden,
   Invalid,
   NotConfigured,
   NotFound,
   ProviderUnavailable,
   QuotaExceeded,
+  SecondStepRequired,
   ServerFault,
   Unauthenticated,
   Unavailable,
@@ -177,6 +179,11 @@ export function domainCause(err: unknown): DomainError | null {
   return isDatabaseUnreachable(err) ? databaseUnavailable() : null;
 }
 
+/** The second step a sign-in answer asks for (challenge and its kind), or nothing. */
+export function signInStepOf(err: DomainError): Record<string, unknown> {
+  return err instanceof SecondStepRequired || err instanceof EnrolmentRequired ? err.extra : {};
+}
+
 /** Map any thrown value to the wire. `onFault` receives unexpected errors for the log. */
 export function toErrorReply(err: unknown, onFault: (err: unknown) => void): ErrorReply {
   const domain = domainCause(err);
@@ -189,6 +196,7 @@ export function toErrorReply(err: unknown, onFault: (err: unknown) => void): Err
       body.errors = domain.errors;
     }
     if (domain instanceof ProviderUnavailable) Object.assign(body, domain.extra);
+    Object.assign(body, signInStepOf(domain));
     const headers: Record<string, string> = {};
     if (
       (domain instanceof QuotaExceeded || domain instanceof Unavailable) &&

@@ -1,6 +1,7 @@
 /** The portal surface (`/api/portal`, ability `portal`): a map of its procedures, nothing else. */
 import { router } from "../trpc.ts";
 import { login, logout, me } from "./session.ts";
+import { portalSecondStep } from "./two_factor.ts";
 import { listBots, showBot, updateBot } from "./chatbots.ts";
 import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
@@ -21,6 +22,7 @@ export const portalRouter = router({
   login,
   logout,
   me,
+  ...portalSecondStep,
   listBots,
   showBot,
   updateBot,

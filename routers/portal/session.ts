@@ -5,9 +5,9 @@ import { portalLogin } from "../../domain/portal/portal_login.ts";
 import { describePortalSession } from "../../domain/portal/describe_portal_session.ts";
 import { revokeCurrentToken } from "../../domain/auth/tokens.ts";
 
-const user = z.object({ name: z.string(), email: z.string(), role: z.string() });
-const company = z.object({ name: z.string(), plan: z.string() });
-const brand = z.object({
+export const user = z.object({ name: z.string(), email: z.string(), role: z.string() });
+export const company = z.object({ name: z.string(), plan: z.string() });
+export const brand = z.object({
   name: z.string(),
   powered_by: z.string(),
   logo_url: z.string().nullable(),

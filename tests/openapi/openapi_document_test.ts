@@ -118,6 +118,7 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
         // the invitation link (which makes an account) and password reset.
         const isPublic = path.startsWith("/widget/") || path === "/api/status" ||
           path === "/healthz" || path === "/readyz" || path.endsWith("/login") ||
+          path.includes("/login/two-factor") ||
           path.startsWith("/api/dashboard/invitation") ||
           path.startsWith("/api/dashboard/password/");
         // A person's own account opens with any of their sign-in tokens (docs/accounts.md).

@@ -197,6 +197,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of the login for an account with two-factor sign-in: the login's answer
+         * @description The second step of a login that answered `two_factor_required` (401) or `two_factor_setup_required` (403) with a `challenge` (valid five minutes). `code` is the six-digit code of the authenticator app (each code works once) or, for `two_factor_required`, an unused recovery code. Success is the login's own answer; after a required enrolment it also carries `recovery_codes`, shown once. A wrong code is 401 and counts in the login lockout (429 with `Retry-After`); an expired challenge is 401. See docs/accounts.md.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["portalLoginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/login/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For a login answered `two_factor_setup_required`: the secret to set up (otpauth:// URI, QR code as SVG, typed form)
+         * @description Then send its first code with the challenge to `POST /api/portal/login/two-factor`. 401 when the challenge expired.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["portalLoginTwoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/chatbots": {
         parameters: {
             query?: never;
@@ -602,6 +646,133 @@ export interface paths {
         put?: never;
         /** Revoke the token used */
         post: operations["agentLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of the login for an account with two-factor sign-in: the login's answer
+         * @description The second step of a login that answered `two_factor_required` (401) or `two_factor_setup_required` (403) with a `challenge` (valid five minutes). `code` is the six-digit code of the authenticator app (each code works once) or, for `two_factor_required`, an unused recovery code. Success is the login's own answer; after a required enrolment it also carries `recovery_codes`, shown once. A wrong code is 401 and counts in the login lockout (429 with `Retry-After`); an expired challenge is 401. See docs/accounts.md.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["agentLoginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/login/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For a login answered `two_factor_setup_required`: the secret to set up (otpauth:// URI, QR code as SVG, typed form)
+         * @description Then send its first code with the challenge to `POST /api/agent/login/two-factor`. 401 when the challenge expired.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["agentLoginTwoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/account/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor sign-in is on for you, recovery codes left, and whether your workspace requires it */
+        get: operations["agentTwoFactorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/account/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolment: a new secret as an otpauth:// URI, its QR code (SVG) and the typed form; not live until confirmed
+         * @description Starting again replaces an unconfirmed secret. 422 on `two_factor` when it is already on (disable it first).
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["agentStartTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/account/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with a first code; answers ten single-use recovery codes, shown this once
+         * @description A wrong code is 422 on `code` and counts in the login lockout (429 with `Retry-After`).
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["agentConfirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/account/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off with your password and a code (or a recovery code)
+         * @description 422 on `password` or `code` when wrong, each counted in the login lockout (429 with `Retry-After`). The secret and the recovery codes are deleted.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["agentDisableTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1415,6 +1586,155 @@ export interface paths {
          *     Rate limit: 10 requests per 60 s per IP address.
          */
         post: operations["dashboardResetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of the login for an account with two-factor sign-in: the login's answer
+         * @description The second step of a login that answered `two_factor_required` (401) or `two_factor_setup_required` (403) with a `challenge` (valid five minutes). `code` is the six-digit code of the authenticator app (each code works once) or, for `two_factor_required`, an unused recovery code. Success is the login's own answer; after a required enrolment it also carries `recovery_codes`, shown once. A wrong code is 401 and counts in the login lockout (429 with `Retry-After`); an expired challenge is 401. See docs/accounts.md.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardLoginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/login/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For a login answered `two_factor_setup_required`: the secret to set up (otpauth:// URI, QR code as SVG, typed form)
+         * @description Then send its first code with the challenge to `POST /api/dashboard/login/two-factor`. 401 when the challenge expired.
+         *
+         *     Rate limit: 10 requests per 60 s per IP address.
+         */
+        post: operations["dashboardLoginTwoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor sign-in is on for you, recovery codes left, and whether your workspace requires it */
+        get: operations["dashboardTwoFactorStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolment: a new secret as an otpauth:// URI, its QR code (SVG) and the typed form; not live until confirmed
+         * @description Starting again replaces an unconfirmed secret. 422 on `two_factor` when it is already on (disable it first).
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["dashboardStartTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with a first code; answers ten single-use recovery codes, shown this once
+         * @description A wrong code is 422 on `code` and counts in the login lockout (429 with `Retry-After`).
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["dashboardConfirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/account/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off with your password and a code (or a recovery code)
+         * @description 422 on `password` or `code` when wrong, each counted in the login lockout (429 with `Retry-After`). The secret and the recovery codes are deleted.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["dashboardDisableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/settings/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require (or stop requiring) two-factor sign-in of every member (owner only)
+         * @description Members without it are asked to set it up at their next sign-in (`two_factor_setup_required`). 403 for anyone but an owner; 422 on `required` until the owner has it on for their own account.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardSetTwoFactorRequirement"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3561,6 +3881,135 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    portalLoginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2",
+                     *       "user": {
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner"
+                     *       },
+                     *       "company": {
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "recovery_codes": [
+                     *         "recovery code"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        token: string;
+                        user: {
+                            name: string;
+                            email: string;
+                            role: string;
+                        };
+                        company: {
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        };
+                        recovery_codes?: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalLoginTwoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "secret",
+                     *       "otpauth_uri": "otpauth uri",
+                     *       "qr_svg": "qr svg"
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     portalListBots: {
         parameters: {
             query?: never;
@@ -5127,6 +5576,306 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentLoginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "device_name": "device name",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "avatar": "avatar"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2",
+                     *       "recovery_codes": [
+                     *         "recovery code"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        device_name: string | null;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            role: string;
+                            avatar: string | null;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        token: string;
+                        recovery_codes?: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentLoginTwoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "secret",
+                     *       "otpauth_uri": "otpauth uri",
+                     *       "qr_svg": "qr svg"
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentTwoFactorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enabled_at": "2026-11-21T07:06:17.123000Z",
+                     *       "recovery_codes_left": 1,
+                     *       "required_by_workspace": true
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
+                        enabled_at: string | null;
+                        recovery_codes_left: number;
+                        required_by_workspace: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentStartTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "secret",
+                     *       "otpauth_uri": "otpauth uri",
+                     *       "qr_svg": "qr svg"
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentConfirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "recovery code"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentDisableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "••••••••",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Two-factor sign-in is off."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -8176,6 +8925,364 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLoginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-11-21T07:06:17.123000Z",
+                     *       "user": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "role": "owner",
+                     *         "role_label": "role label"
+                     *       },
+                     *       "company": {
+                     *         "id": 1,
+                     *         "name": "Acme Support",
+                     *         "plan": "pro"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Support",
+                     *         "powered_by": "Parley",
+                     *         "logo_url": "https://example.com/"
+                     *       },
+                     *       "permissions": [
+                     *         "manage-chatbots"
+                     *       ],
+                     *       "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2",
+                     *       "recovery_codes": [
+                     *         "recovery code"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        expires_at: string;
+                        user: {
+                            id: number;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "administrator" | "agent" | "viewer";
+                            role_label: string;
+                        };
+                        company: {
+                            id: number;
+                            name: string;
+                            plan: string;
+                        };
+                        brand: {
+                            name: string;
+                            powered_by: string;
+                            logo_url: string | null;
+                        } | null;
+                        permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
+                        token: string;
+                        recovery_codes?: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardLoginTwoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge": "Zk3…"
+                 *     }
+                 */
+                "application/json": {
+                    challenge: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "secret",
+                     *       "otpauth_uri": "otpauth uri",
+                     *       "qr_svg": "qr svg"
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardTwoFactorStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true,
+                     *       "enabled_at": "2026-11-21T07:06:17.123000Z",
+                     *       "recovery_codes_left": 1,
+                     *       "required_by_workspace": true
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
+                        enabled_at: string | null;
+                        recovery_codes_left: number;
+                        required_by_workspace: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardStartTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "secret",
+                     *       "otpauth_uri": "otpauth uri",
+                     *       "qr_svg": "qr svg"
+                     *     }
+                     */
+                    "application/json": {
+                        secret: string;
+                        otpauth_uri: string;
+                        qr_svg: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardConfirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "recovery code"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardDisableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "••••••••",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Two-factor sign-in is off."
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSetTwoFactorRequirement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "required": true
+                 *     }
+                 */
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "required": true
+                     *     }
+                     */
+                    "application/json": {
+                        required: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
