@@ -1,10 +1,12 @@
 /**
  * The signed-in user's own two-factor sign-in, on any surface whose token a
  * person signs in with: status, start enrolment, confirm, disable. Built once
- * per surface (dashboard and agent) under `{prefix}/account/two-factor`.
+ * per surface under `{prefix}/account/two-factor`: the dashboard's, like the
+ * rest of `/api/dashboard/account/`, opens with any of the person's sign-in
+ * tokens (dashboard, agent, portal); the agent API's with its own.
  */
 import { z } from "zod";
-import type { agentProcedure, dashboardProcedure } from "./trpc.ts";
+import type { accountProcedure, agentProcedure } from "./trpc.ts";
 import { loginDepsOf } from "../domain/auth/login.ts";
 import { twoFactorStatus } from "../domain/auth/two_factor/two_factor_status.ts";
 import { startTwoFactorEnrolment } from "../domain/auth/two_factor/start_two_factor_enrolment.ts";
@@ -12,7 +14,7 @@ import { confirmTwoFactor } from "../domain/auth/two_factor/confirm_two_factor.t
 import { disableTwoFactor } from "../domain/auth/two_factor/disable_two_factor.ts";
 import * as s from "./schemas/two_factor.ts";
 
-type Builder = typeof dashboardProcedure | typeof agentProcedure;
+type Builder = typeof accountProcedure | typeof agentProcedure;
 
 export function twoFactorAccountProcedures(
   procedure: Builder,

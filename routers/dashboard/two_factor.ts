@@ -4,7 +4,7 @@
  * (PUT /api/dashboard/settings/two-factor).
  */
 import { z } from "zod";
-import { dashboardProcedure } from "../trpc.ts";
+import { accountProcedure, dashboardProcedure } from "../trpc.ts";
 import { tokenSession } from "./session.ts";
 import { secondStepProcedures, withRecoveryCodes } from "../two_factor_login.ts";
 import { twoFactorAccountProcedures } from "../two_factor_account.ts";
@@ -19,7 +19,7 @@ export const dashboardSecondStep = secondStepProcedures({
 });
 
 export const dashboardTwoFactorAccount = twoFactorAccountProcedures(
-  dashboardProcedure,
+  accountProcedure,
   "/api/dashboard",
 );
 
