@@ -65,9 +65,15 @@ export async function invitationView(client: DashboardClient, token: string): Pr
               h(
                 "p",
                 null,
-                `You joined ${done.workspace} as ${done.role}, and you are signed in as ${done.email}.`,
+                done.two_factor_setup_required
+                  ? `You joined ${done.workspace} as ${done.role}. ${done.workspace} requires two-factor sign-in: sign in as ${done.email} with your new password to set it up.`
+                  : `You joined ${done.workspace} as ${done.role}, and you are signed in as ${done.email}.`,
               ),
-              h("a", { class: "button primary", href: done.sign_in_at }, `Open the ${place}`),
+              h(
+                "a",
+                { class: "button primary", href: done.sign_in_at },
+                done.two_factor_setup_required ? `Sign in to the ${place}` : `Open the ${place}`,
+              ),
             ),
           );
           // The spent secret leaves the address bar (and the history).

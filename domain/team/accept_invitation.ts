@@ -13,6 +13,7 @@ import { findWorkspace } from "../../db/workspaces.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { issueToken } from "../auth/tokens.ts";
+import { workspaceRequiresTwoFactor } from "../../db/two_factor.ts";
 import { signedInSubjects } from "../auth/login.ts";
 import { recordAudit } from "../audit/record_audit.ts";
 import {
@@ -46,6 +47,11 @@ export interface Accepted {
   agent_session: ({ token: string } & AgentSessionView) | null;
   /** Signed in: the dashboard session for an owner, administrator or viewer, null for an agent. */
   dashboard_session: ({ token: string } & DashboardSessionView) | null;
+  /**
+   * The workspace requires two-factor sign-in (docs/accounts.md): no session
+   * is given here; the member signs in, and that sign-in sets it up first.
+   */
+  two_factor_setup_required: boolean;
 }
 
 export async function acceptInvitation(
@@ -72,7 +78,9 @@ export async function acceptInvitation(
     });
     await markInvitationAccepted(tx, row.id, now);
     const inbox = row.role === "agent";
-    const token = await issueToken(tx, {
+    // A workspace that requires two-factor gives no session before the second factor exists.
+    const setupFirst = await workspaceRequiresTwoFactor(tx, workspaceId);
+    const token = setupFirst ? null : await issueToken(tx, {
       workspaceId,
       userId: Number(user.id),
       name: inbox ? AGENT_TOKEN_NAME : DASHBOARD_TOKEN_NAME,
@@ -84,7 +92,7 @@ export async function acceptInvitation(
       workspaceId,
       actor: {
         userId: Number(user.id),
-        tokenId: token.id,
+        tokenId: token?.id ?? null,
         label: `${user.name} <${user.email}>`,
         ip: input.ip,
       },
@@ -95,27 +103,39 @@ export async function acceptInvitation(
     });
     return { row, user, token, inbox };
   });
-  const workspace = await findWorkspace(deps.sql, Number(done.row.workspace_id));
-  if (!workspace) throw new NotFound(GONE);
-  const subjects = await signedInSubjects(deps.sql, { user: done.user, workspace });
   const base = {
     email: done.row.email,
     role: done.row.role,
     workspace: done.row.workspace_name,
   };
+  const signInAt = done.inbox ? "/inbox" as const : "/dashboard" as const;
+  if (!done.token) {
+    return {
+      ...base,
+      sign_in_at: signInAt,
+      agent_session: null,
+      dashboard_session: null,
+      two_factor_setup_required: true,
+    };
+  }
+  const token = done.token;
+  const workspace = await findWorkspace(deps.sql, Number(done.row.workspace_id));
+  if (!workspace) throw new NotFound(GONE);
+  const subjects = await signedInSubjects(deps.sql, { user: done.user, workspace });
   if (done.inbox) {
     return {
       ...base,
       sign_in_at: "/inbox",
       agent_session: {
-        token: done.token.plainText,
+        token: token.plainText,
         ...agentSessionView({
-          expiresAt: done.token.expiresAt,
+          expiresAt: token.expiresAt,
           deviceName: "Web inbox",
           ...subjects,
         }),
       },
       dashboard_session: null,
+      two_factor_setup_required: false,
     };
   }
   return {
@@ -123,8 +143,9 @@ export async function acceptInvitation(
     sign_in_at: "/dashboard",
     agent_session: null,
     dashboard_session: {
-      token: done.token.plainText,
-      ...await dashboardSessionView(deps.sql, { expiresAt: done.token.expiresAt, ...subjects }),
+      token: token.plainText,
+      ...await dashboardSessionView(deps.sql, { expiresAt: token.expiresAt, ...subjects }),
     },
+    two_factor_setup_required: false,
   };
 }

@@ -38,7 +38,9 @@ export const acceptInvitationProcedure = publicProcedure
         "joined. The new member is signed in where their role works: an agent gets " +
         "`agent_session` (the `POST /api/agent/login` answer, for `/inbox`), anyone else " +
         "`dashboard_session` (the `POST /api/dashboard/login` answer); the other is null. " +
-        "`sign_in_at` says which (`/inbox` or `/dashboard`).",
+        "`sign_in_at` says which (`/inbox` or `/dashboard`). Where the workspace requires " +
+        "two-factor sign-in, both are null and `two_factor_setup_required` is true: the " +
+        "member signs in at `sign_in_at`, which sets it up first (docs/accounts.md).",
       errors: [404],
     },
     rateLimit: limit,
@@ -55,6 +57,7 @@ export const acceptInvitationProcedure = publicProcedure
     sign_in_at: z.enum(["/inbox", "/dashboard"]),
     agent_session: agentSession.nullable(),
     dashboard_session: dashboardSession.nullable(),
+    two_factor_setup_required: z.boolean(),
   }))
   .mutation(({ ctx, input }) =>
     acceptInvitation(

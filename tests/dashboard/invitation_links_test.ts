@@ -298,6 +298,33 @@ Deno.test("invitations that cannot get lost", serverTestOptions, async (t) => {
       }
       assert(secrets.length >= 8);
     });
+
+    await t.step("a workspace that requires two-factor gives no session on joining", async () => {
+      await noMail.deps.sql`UPDATE workspaces SET require_two_factor = true WHERE slug = 'acme'`;
+      try {
+        const sent = await invite(noMail.url, "kim@acme.test", "viewer");
+        assertEquals(sent.status, 201, sent.text);
+        const joined = await http(noMail.url, "POST", "/api/dashboard/invitation/accept", {
+          body: { token: secretOf(sent.body.link), name: "Kim", password: "kim's password" },
+          headers: fresh(),
+        });
+        assertEquals(joined.status, 200, joined.text);
+        assertEquals(
+          [joined.body.two_factor_setup_required, joined.body.dashboard_session],
+          [true, null],
+        );
+        assertEquals([joined.body.agent_session, joined.body.sign_in_at], [null, "/dashboard"]);
+        // Signing in with the new password is where the second factor is set up.
+        const login = await http(noMail.url, "POST", "/api/dashboard/login", {
+          body: { email: "kim@acme.test", password: "kim's password" },
+          headers: fresh(),
+        });
+        assertEquals(login.status, 403, login.text);
+        assertEquals(login.body.two_factor_setup_required, true);
+      } finally {
+        await noMail.deps.sql`UPDATE workspaces SET require_two_factor = false WHERE slug = 'acme'`;
+      }
+    });
   } finally {
     await withMail.stop();
     await noMail.stop();

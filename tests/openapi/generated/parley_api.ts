@@ -2211,7 +2211,7 @@ export interface paths {
         put?: never;
         /**
          * Use an invitation link: choose a name and password; the account is created and signed in
-         * @description Single use: a second call answers 404. `workspace` names the workspace joined. The new member is signed in where their role works: an agent gets `agent_session` (the `POST /api/agent/login` answer, for `/inbox`), anyone else `dashboard_session` (the `POST /api/dashboard/login` answer); the other is null. `sign_in_at` says which (`/inbox` or `/dashboard`).
+         * @description Single use: a second call answers 404. `workspace` names the workspace joined. The new member is signed in where their role works: an agent gets `agent_session` (the `POST /api/agent/login` answer, for `/inbox`), anyone else `dashboard_session` (the `POST /api/dashboard/login` answer); the other is null. `sign_in_at` says which (`/inbox` or `/dashboard`). Where the workspace requires two-factor sign-in, both are null and `two_factor_setup_required` is true: the member signs in at `sign_in_at`, which sets it up first (docs/accounts.md).
          *
          *     Rate limit: 10 requests per 60 s per IP address.
          */
@@ -11349,7 +11349,8 @@ export interface operations {
                      *           "manage-chatbots"
                      *         ],
                      *         "token": "12|pk0Yb2X9mQ4rT7uV1wZ3aC5dE8fG0hJ2"
-                     *       }
+                     *       },
+                     *       "two_factor_setup_required": true
                      *     }
                      */
                     "application/json": {
@@ -11398,6 +11399,7 @@ export interface operations {
                             permissions: ("manage-chatbots" | "manage-content" | "manage-workspace")[];
                             token: string;
                         } | null;
+                        two_factor_setup_required: boolean;
                     };
                 };
             };
