@@ -54,7 +54,10 @@ export interface CliIo {
 const HELP = `Parley agent CLI: deno task agent <command> [arguments] [--json]
 
   login --server <url> --email <e-mail> [--password-stdin] [--device <name>] [--realtime-key <key>]
-        Signs in (password from PARLEY_PASSWORD, stdin, or a prompt) and stores the token.
+        [--code <code>]
+        Signs in (password from PARLEY_PASSWORD, stdin, or a prompt) and stores the token. With
+        two-factor sign-in on, the code (or a recovery code) from --code, PARLEY_TOTP_CODE or a
+        prompt.
   logout                    Revokes the stored token and forgets it.
   whoami                    The signed-in agent and workspace.
   inbox [--filter <f>]      The inbox: counts and rows (f: ${FILTERS.join(", ")}).
@@ -176,6 +179,31 @@ async function resolveConversation(client: AgentClient, ref: string): Promise<st
   throw usage(`"${ref}" matches ${ids.length} conversations; give more of the id.`);
 }
 
+/** The challenge a login answered instead of a session, if it asked for a second step. */
+function secondStepOf(err: unknown): { kind: "code" | "setup"; challenge: string } | null {
+  const data = (err as { data?: Record<string, unknown> } | null)?.data;
+  if (typeof data?.challenge !== "string") return null;
+  if (data.two_factor_required === true) return { kind: "code", challenge: data.challenge };
+  if (data.two_factor_setup_required === true) return { kind: "setup", challenge: data.challenge };
+  return null;
+}
+
+/** A code from the authenticator app (or a recovery code): --code, PARLEY_TOTP_CODE or a prompt. */
+async function readTwoFactorCode(run: Run): Promise<string> {
+  const given = option(run.args, "code") ?? run.io.env.PARLEY_TOTP_CODE;
+  if (given) return given.trim();
+  const typed = await run.io.readSecret("Two-factor code (or a recovery code): ");
+  if (!typed) {
+    throw new CliError(
+      "This account has two-factor sign-in: give the code with --code, PARLEY_TOTP_CODE or at " +
+        "the prompt.",
+      EXIT.auth,
+      401,
+    );
+  }
+  return typed.trim();
+}
+
 async function readPassword(run: Run): Promise<string> {
   if (run.passwordStdin) return (await run.io.readStdin()).replace(/\r?\n$/, "");
   if (run.io.env.PARLEY_PASSWORD) return run.io.env.PARLEY_PASSWORD;
@@ -210,15 +238,33 @@ const COMMANDS: Record<string, Handler> = {
     }
     const password = await readPassword(run);
     const client = createAgentClient({ baseUrl: base, token: () => null });
-    const session = await client.agent.login.mutate({
-      email,
-      password,
-      device_name: option(run.args, "device") ?? `Agent CLI (${Deno.hostname()})`,
-    }).catch((err) => {
+    const refused = (err: unknown): never => {
       const f = describeFailure(err);
       // A refused login is the end of the story, not a session to renew.
       if (f.status === 401 || f.status === 403) throw new CliError(f.message, EXIT.auth, f.status);
       throw err;
+    };
+    const session = await client.agent.login.mutate({
+      email,
+      password,
+      device_name: option(run.args, "device") ?? `Agent CLI (${Deno.hostname()})`,
+    }).catch(async (err) => {
+      // An account with two-factor sign-in: the login's second step (docs/accounts.md).
+      const step = secondStepOf(err);
+      if (step?.kind === "code") {
+        const code = await readTwoFactorCode(run);
+        return await client.agent.loginTwoFactor.mutate({ challenge: step.challenge, code })
+          .catch(refused);
+      }
+      if (step?.kind === "setup") {
+        throw new CliError(
+          "Your workspace requires two-factor sign-in: set it up by signing in to the web " +
+            "inbox once, then sign in here again.",
+          EXIT.auth,
+          403,
+        );
+      }
+      return refused(err);
     });
     const realtimeKey = option(run.args, "realtime-key") ?? run.io.env.PARLEY_REALTIME_KEY ??
       "parley";

@@ -10,6 +10,7 @@ import { EMAIL, PASSWORD, standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
+import { totpCode } from "../helpers/totp.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -247,6 +248,36 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
       await Deno.stat(CONFIG).then(() => assertOk(false, "config kept"), () => {});
       const me = await http(s.url, "GET", "/api/agent/me", { token: stored.session.token });
       assertEquals(me.status, 401);
+    });
+
+    await t.step("with two-factor on, login asks for the code; a recovery code works", async () => {
+      // The agent turns two-factor on through the API, as the inbox would.
+      const setup = await http(s.url, "POST", "/api/agent/account/two-factor/setup", {
+        token: T.acme.agent.agent,
+        body: {},
+      });
+      assertEquals(setup.status, 200, setup.text);
+      const confirm = await http(s.url, "POST", "/api/agent/account/two-factor/confirm", {
+        token: T.acme.agent.agent,
+        body: { code: totpCode(setup.body.secret) },
+      });
+      assertEquals(confirm.status, 200, confirm.text);
+      const login = ["login", "--server", s.url, "--email", EMAIL.acmeAgent];
+      // No code to give (stdin closed): one line, exit 3, nothing stored.
+      const none = await agent(login, { PARLEY_PASSWORD: PASSWORD });
+      assertEquals(none.code, 3, none.stderr);
+      assertMatch(none.stderr, /two-factor sign-in: give the code/);
+      await Deno.stat(CONFIG).then(() => assertOk(false, "config written"), () => {});
+      const wrong = await agent([...login, "--code", "000000"], { PARLEY_PASSWORD: PASSWORD });
+      assertEquals(wrong.code, 3, wrong.stderr);
+      const ok = await agent(login, {
+        PARLEY_PASSWORD: PASSWORD,
+        PARLEY_TOTP_CODE: confirm.body.recovery_codes[0],
+      });
+      assertEquals(ok.code, 0, ok.stderr);
+      const stored = JSON.parse(await Deno.readTextFile(CONFIG));
+      const me = await http(s.url, "GET", "/api/agent/me", { token: stored.session.token });
+      assertEquals(me.status, 200);
     });
   } finally {
     await s.stop();
