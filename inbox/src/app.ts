@@ -26,6 +26,7 @@ import { saveSession } from "./session_store.ts";
 import { NotificationsView } from "./notifications_view.ts";
 import { ScreenView } from "./screen_view.ts";
 import { accountView } from "./account_view.ts";
+import { twoFactorSection } from "./two_factor_section.ts";
 
 const REFRESH_CHECK_MS = 3600_000;
 
@@ -65,7 +66,7 @@ export class InboxApp {
   #shell: HTMLElement;
   #alerts: NotificationsView;
   #screen: ScreenView;
-  /** The Account panel (profile, password, sessions), built when opened. */
+  /** The Account panel (profile, password, sessions, two-factor), built when opened. */
   #account = h("section", { class: "account-panel", "aria-label": "Account", hidden: true });
   #onKey = (e: KeyboardEvent) => this.#key(e);
 
@@ -228,11 +229,16 @@ export class InboxApp {
       onClick: () => (this.#account.hidden = true),
     }, "Close");
     try {
-      const view = await accountView(this.#o.client.dashboard, (t) => this.#say(t));
+      const say = (t: string) => this.#say(t);
+      const [view, twoFactor] = await Promise.all([
+        accountView(this.#o.client.dashboard, say),
+        twoFactorSection(this.#o.client.dashboard, say),
+      ]);
       fill(
         this.#account,
         h("div", { class: "alerts-head" }, h("h2", null, "Account"), close),
         view,
+        twoFactor,
       );
     } catch (err) {
       this.#failed(err);

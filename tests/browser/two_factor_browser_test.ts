@@ -88,6 +88,39 @@ Deno.test("two-factor sign-in in the dashboard", serverTestOptions, async (t) =>
       assertOk((await page.locator(".two-factor-on").textContent())?.includes("9 recovery codes"));
       await shot(page, "screen-on");
     });
+
+    await t.step(
+      "an agent turns it on from the inbox's Account panel and signs in with it",
+      async () => {
+        const inbox = await (await browser!.newContext({ viewport: { width: 1280, height: 860 } }))
+          .newPage();
+        inbox.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+        await signInAt(inbox, `${s.url}/inbox`, EMAIL.acmeAgent);
+        await inbox.locator("button.account-toggle").click();
+        const panel = inbox.locator(".account-panel");
+        await panel.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+        const agentSecret =
+          (await panel.locator(".two-factor-secret").getAttribute("data-secret"))!;
+        assertOk(/^[A-Z2-7]{32}$/.test(agentSecret), agentSecret);
+        await awayFromStepEdge();
+        await panel.locator("input[name=code]").fill(totpCode(agentSecret));
+        await panel.getByRole("button", { name: "Confirm" }).click();
+        await panel.locator(".recovery-codes").waitFor();
+        await panel.getByRole("button", { name: "Done" }).click();
+        await panel.locator(".two-factor-on").waitFor();
+        await shot(inbox, "inbox-on");
+        // The inbox's sign-in form asks for the code.
+        await inbox.context().close();
+        const again = await (await browser!.newContext()).newPage();
+        await signInAt(again, `${s.url}/inbox`, EMAIL.acmeAgent);
+        await again.locator("form.two-factor-step").waitFor();
+        await awayFromStepEdge();
+        await again.locator("form.two-factor-step input[name=code]").fill(totpCode(agentSecret, 1));
+        await again.locator("form.two-factor-step input[name=code]").press("Enter");
+        await again.locator("button.account-toggle").waitFor();
+        await again.context().close();
+      },
+    );
     assertEquals(problems, []);
   } finally {
     await browser?.close();
