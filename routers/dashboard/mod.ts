@@ -7,6 +7,7 @@
 import { router } from "../trpc.ts";
 import { login, logout, me, refresh } from "./session.ts";
 import { overview, series } from "./overview.ts";
+import { report } from "./reports.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
@@ -40,6 +41,7 @@ export const dashboardRouter = router({
   logout,
   overview,
   series,
+  report,
   listBots,
   showBot,
   createBot: createBotProcedure,
