@@ -10,6 +10,7 @@ import { inboxAssetRoutes } from "../inbox/asset_routes.ts";
 import { dashboardAssetRoutes } from "../dashboard/asset_routes.ts";
 import { dashboardTryRoutes } from "./dashboard/try_stream.ts";
 import { dashboardExportRoutes } from "./dashboard/history_export.ts";
+import { reportExportRoutes } from "./dashboard/reports_export.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -31,6 +32,7 @@ export const rawRoutes: RawRoute[] = [
   ...dashboardAssetRoutes,
   ...dashboardTryRoutes,
   ...dashboardExportRoutes,
+  ...reportExportRoutes,
 ];
 
 export function matchRawRoute(

@@ -8,6 +8,7 @@
 import { assertEquals } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { http } from "../helpers/http.ts";
+import { T } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { D, dashboardSeed } from "../dashboard/dashboard_seed.ts";
 import { buildHistory } from "./report_history.ts";
@@ -160,6 +161,49 @@ Deno.test("reports over a known history", serverTestOptions, async (t) => {
       assertEquals(sleeper.figures.conversations, 0);
       assertEquals(sleeper.figures.ai_resolution_rate, null);
       assertEquals(sleeper.figures.first_response.median_seconds, null);
+    });
+
+    await t.step("each table's CSV holds the API's rows and numbers", async () => {
+      for (const query of [NY, `${NY}&agent=${h.amy}`, "from=2026-01-31&to=2026-02-01"]) {
+        const api = await report(query);
+        for (const table of ["agents", "bots", "tags"] as const) {
+          const res = await fetch(`${s.url}/api/dashboard/reports/export?${query}&table=${table}`, {
+            headers: { authorization: `Bearer ${D.acme.owner}` },
+          });
+          assertEquals(res.status, 200);
+          assertEquals(res.headers.get("content-type"), "text/csv; charset=utf-8");
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          assertEquals([...bytes.slice(0, 3)], [0xef, 0xbb, 0xbf], "a byte-order mark");
+          const text = new TextDecoder().decode(bytes);
+          const [header, ...lines] = text.split("\r\n").slice(0, -1)
+            .map((l) => l.split(","));
+          const rows = lines.map((cells) =>
+            Object.fromEntries(header!.map((c, i) => {
+              const v = cells[i]!;
+              return [c, v === "" ? null : /^-?[\d.]+$/.test(v) ? Number(v) : v];
+            }))
+          );
+          assertEquals(rows, api[table], `${table} ${query}`);
+        }
+      }
+      const bad = await http(s.url, "GET", `/api/dashboard/reports/export?${NY}&table=people`, {
+        token: D.acme.owner,
+      });
+      assertEquals(bad.status, 422);
+      assertEquals(Object.keys(bad.body.errors), ["table"]);
+    });
+
+    await t.step("the portal answers the same report", async () => {
+      const dashboard = await report(`${NY}&agent=${h.abe}`);
+      const res = await http(s.url, "GET", `/api/portal/reports?${NY}&agent=${h.abe}`, {
+        token: T.acme.owner.portal,
+      });
+      assertEquals(res.status, 200);
+      assertEquals(res.body, dashboard);
+      const globex = await http(s.url, "GET", `/api/portal/reports?${NY}`, {
+        token: T.globex.owner.portal,
+      });
+      assertEquals(globex.status, 403, "globex has no portal");
     });
 
     await t.step("bad input is 422 naming the field", async () => {
