@@ -84,13 +84,17 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
        AND ${noHuman}`;
 }
 
-/** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag. */
-export type GroupKind = "all" | "bot" | "agent" | "tag";
+/** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
+export type GroupKind = "all" | "bot" | "agent" | "tag" | "hour";
 
 export interface DurationStats {
   kind: GroupKind;
-  /** The bot's, agent's or tag's id; null for "all" (and for "agent": nobody assigned). */
+  /** The bot's, agent's or tag's id; null for "all" and "hour" (and "agent": nobody assigned). */
   id: number | null;
+  /** "hour" rows: the local hour, and which resolutions they count. */
+  hour: string | null;
+  by_ai: boolean | null;
+  closed: boolean | null;
   /** Rows in the group (conversations resolved, or handoff requests). */
   n: number;
   /** Rows with a duration (resolved by the AI; requests a human answered). */
@@ -99,63 +103,53 @@ export interface DurationStats {
   p90: number | null;
 }
 
-const KIND = `CASE GROUPING(chatbot_id, assigned_user_id) WHEN 3 THEN 'all' WHEN 1 THEN 'bot'
-                ELSE 'agent' END`;
+const QUARTER = "date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
 
-/** Grouped over (), bot, agent, then over tags: n, m (a flag's count) and percentiles of secs. */
+/**
+ * One statement over the rows, materialised once: n, m (a flag's count) and
+ * the percentiles of `secs` over (), bot and agent; counts per quarter hour
+ * (labelled by its local hour) by `by_ai` and `closed`; and the same per tag.
+ */
 async function durationStats(
   sql: Executor,
   rows: ReturnType<typeof resolvedRows>,
   flag: "by_ai" | "secs IS NOT NULL",
+  timeZone: string,
 ): Promise<DurationStats[]> {
   const m = sql.unsafe(flag);
-  const grouped = await sql<DurationStats[]>`
-    SELECT ${sql.unsafe(KIND)} AS kind,
+  const stats = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90`;
+  return await sql<DurationStats[]>`
+    WITH r AS MATERIALIZED (
+      SELECT *, ${sql.unsafe(QUARTER)} AS quarter FROM (${rows}) x
+    )
+    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' WHEN GROUPING(chatbot_id) = 0 THEN 'bot'
+                WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
            COALESCE(chatbot_id, assigned_user_id)::int AS id,
-           count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
-           percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90
-      FROM (${rows}) r
-     GROUP BY GROUPING SETS ((), (chatbot_id), (assigned_user_id))`;
-  const byTag = await sql<DurationStats[]>`
-    SELECT 'tag' AS kind, ct.tag_id::int AS id,
-           count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
-           percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90
-      FROM (${rows}) r JOIN conversation_tags ct ON ct.conversation_id = r.id
+           CASE WHEN GROUPING(quarter) = 0 THEN
+             to_char(date_trunc('hour', quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
+           END AS hour,
+           by_ai, closed, ${stats}
+      FROM r
+     GROUP BY GROUPING SETS ((), (chatbot_id), (assigned_user_id), (quarter, by_ai, closed))
+    UNION ALL
+    SELECT 'tag', ct.tag_id::int, NULL, NULL, NULL, ${stats}
+      FROM r JOIN conversation_tags ct ON ct.conversation_id = r.id
      GROUP BY ct.tag_id`;
-  return [...grouped, ...byTag];
 }
 
-/** Resolutions in the period: n resolved, m of them with no human message, resolution times. */
+/**
+ * Resolutions in the period: n resolved, m of them with no human message,
+ * resolution times; and per local hour of the resolution.
+ */
 export async function resolutionStats(
   sql: Executor,
   s: ReportScope,
   quietBefore: Date,
-): Promise<DurationStats[]> {
-  return await durationStats(sql, resolvedRows(sql, s, quietBefore), "by_ai");
-}
-
-export interface ResolvedHour {
-  hour: string;
-  by_ai: boolean;
-  /** Closed as resolved (false: left with the bot and quiet). */
-  closed: boolean;
-  n: number;
-}
-
-/** Resolutions in the period per local hour of their resolution, by the AI or not. */
-export async function resolvedByHour(
-  sql: Executor,
-  s: ReportScope,
-  quietBefore: Date,
   timeZone: string,
-): Promise<ResolvedHour[]> {
-  return await sql<ResolvedHour[]>`
-    SELECT to_char(date_trunc('hour', at AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24') AS hour,
-           by_ai, closed, count(*)::int AS n
-      FROM (${resolvedRows(sql, s, quietBefore)}) r
-     GROUP BY 1, 2, 3`;
+): Promise<DurationStats[]> {
+  return await durationStats(sql, resolvedRows(sql, s, quietBefore), "by_ai", timeZone);
 }
 
 /**
@@ -163,17 +157,23 @@ export async function resolvedByHour(
  * m of them answered by a human message at or after the request; the wait
  * until that first human message.
  */
-export async function firstResponseStats(sql: Executor, s: ReportScope): Promise<DurationStats[]> {
+export async function firstResponseStats(
+  sql: Executor,
+  s: ReportScope,
+  timeZone: string,
+): Promise<DurationStats[]> {
   const rows = sql`
-    SELECT c.id, c.chatbot_id, c.assigned_user_id,
+    SELECT c.id, c.chatbot_id, c.assigned_user_id, c.handoff_requested_at AS at,
+           false AS closed,
            extract(epoch FROM (SELECT min(m.created_at) FROM messages m
                                 WHERE m.conversation_id = c.id AND m.role = 'agent'
                                   AND m.created_at >= c.handoff_requested_at)
-                              - c.handoff_requested_at)::float8 AS secs
+                              - c.handoff_requested_at)::float8 AS secs,
+           false AS by_ai
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)}
        AND c.handoff_requested_at >= ${s.since} AND c.handoff_requested_at < ${s.until}`;
-  return await durationStats(sql, rows, "secs IS NOT NULL");
+  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone);
 }
 
 export interface RatingCounts extends PairCounts {

@@ -23,15 +23,21 @@ export async function hourlyMessages(
   s: ReportScope,
   timeZone: string,
 ): Promise<HourlyMessages[]> {
+  // Quarter hours in UTC first (every zone's offset is a whole number of quarters), so the
+  // zone's rules run once per quarter, not once per message.
   return await sql<HourlyMessages[]>`
-    SELECT to_char(h.hour, 'YYYY-MM-DD"T"HH24') AS hour, h.bot, h.role, h.n, h.tokens,
-           h.cost_micro_cents
-      FROM (SELECT date_trunc('hour', m.created_at AT TIME ZONE ${timeZone}) AS hour,
-                   c.chatbot_id::int AS bot, m.role, count(*)::int AS n,
-                   sum(m.tokens_in + m.tokens_out)::text AS tokens,
-                   sum(m.cost_micro_cents)::text AS cost_micro_cents
+    SELECT to_char(date_trunc('hour', q.quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
+             AS hour,
+           q.bot, q.role, sum(q.n)::int AS n, sum(q.tokens)::text AS tokens,
+           sum(q.cost_micro_cents)::text AS cost_micro_cents
+      FROM (SELECT date_bin('15 minutes', m.created_at, TIMESTAMPTZ '2000-01-01 00:00:00+00')
+                     AS quarter,
+                   c.chatbot_id::int AS bot, m.role, count(*) AS n,
+                   sum(m.tokens_in + m.tokens_out) AS tokens,
+                   sum(m.cost_micro_cents) AS cost_micro_cents
               FROM messages m JOIN conversations c ON c.id = m.conversation_id
              WHERE m.workspace_id = ${s.workspaceId} AND ${conversationsInScope(sql, s)}
                AND m.created_at >= ${s.since} AND m.created_at < ${s.until}
-             GROUP BY 1, 2, 3) h`;
+             GROUP BY 1, 2, 3) q
+     GROUP BY 1, 2, 3`;
 }

@@ -11,7 +11,6 @@ import {
   firstResponseStats,
   ratingCounts,
   resolutionStats,
-  resolvedByHour,
   startedByTag,
   startedConversations,
 } from "../../db/report_conversations.ts";
@@ -80,7 +79,6 @@ async function figureRows(
   const [
     started,
     messages,
-    resolved,
     resolutions,
     firstResponses,
     ratings,
@@ -90,9 +88,8 @@ async function figureRows(
   ] = await Promise.all([
     startedConversations(sql, s, timeZone),
     hourlyMessages(sql, s, timeZone),
-    resolvedByHour(sql, s, quietBefore, timeZone),
-    resolutionStats(sql, s, quietBefore),
-    firstResponseStats(sql, s),
+    resolutionStats(sql, s, quietBefore, timeZone),
+    firstResponseStats(sql, s, timeZone),
     ratingCounts(sql, s),
     extraTotals(sql, s),
     assistUsageByBot(sql, s),
@@ -101,7 +98,6 @@ async function figureRows(
   return {
     started,
     messages,
-    resolved,
     resolutions,
     firstResponses,
     ratings,

@@ -4,7 +4,7 @@
  * there is nothing to divide by; durations are whole seconds of wall-clock
  * time, null when nothing was measured.
  */
-import type { DurationStats, RatingCounts, ResolvedHour } from "../../db/report_conversations.ts";
+import type { DurationStats, RatingCounts } from "../../db/report_conversations.ts";
 import type { HourlyMessages } from "../../db/report_messages.ts";
 import type { StartedCounts } from "../../db/report_conversations.ts";
 import type { ExtraTotals } from "../../db/report_extras.ts";
@@ -46,7 +46,6 @@ export interface DurationFigure {
 export interface FigureRows {
   started: StartedCounts[];
   messages: HourlyMessages[];
-  resolved: ResolvedHour[];
   resolutions: DurationStats[];
   firstResponses: DurationStats[];
   ratings: RatingCounts[];
@@ -97,7 +96,7 @@ export function foldFigures(rows: FigureRows): ReportFigures {
   const frt = all(rows.firstResponses);
   const resolved = res?.n ?? 0;
   const resolvedByAi = res?.m ?? 0;
-  const closed = sum(rows.resolved.filter((r) => r.closed), (r) => r.n);
+  const closed = sum(rows.resolutions.filter((r) => r.kind === "hour" && r.closed), (r) => r.n);
   const microCents = BigInt(0) +
     rows.messages.reduce((a, m) => a + BigInt(m.cost_micro_cents ?? "0"), 0n) +
     rows.assist.reduce((a, r) => a + BigInt(r.cost_micro_cents ?? "0"), 0n);

@@ -41,8 +41,9 @@ export function foldSeries(rows: FigureRows, buckets: string[], hourly: boolean)
       : series.human_replies;
     add(list, m.hour, m.n);
   }
-  for (const r of rows.resolved) {
-    add(r.by_ai ? series.resolved_by_ai : series.resolved_by_human, r.hour, r.n);
+  for (const r of rows.resolutions) {
+    if (r.kind !== "hour") continue;
+    add(r.by_ai ? series.resolved_by_ai : series.resolved_by_human, r.hour!, r.n);
   }
   return series;
 }
