@@ -86,3 +86,21 @@ export async function fetchAuditLogCsv(
     { headers: token ? { authorization: `Bearer ${token}` } : {} },
   );
 }
+
+/** The report's parameters, as `GET /api/dashboard/reports` and its export take them. */
+export type ReportQuery = DashboardInputs["report"];
+
+/** One of the report's tables as a CSV file (`GET /api/dashboard/reports/export`). */
+export async function fetchReportCsv(
+  opts: Pick<DashboardClientOptions, "baseUrl" | "token">,
+  query: ReportQuery,
+  table: "agents" | "bots" | "tags",
+): Promise<Response> {
+  const params = new URLSearchParams({ table });
+  for (const [k, v] of Object.entries(query)) if (v) params.set(k, String(v));
+  const token = opts.token();
+  return await fetch(
+    `${opts.baseUrl.replace(/\/+$/, "")}/api/dashboard/reports/export?${params}`,
+    { headers: token ? { authorization: `Bearer ${token}` } : {} },
+  );
+}

@@ -85,15 +85,16 @@ export async function takeUndeliveredAgentMessages(
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** Store (or overwrite) the visitor's rating of a conversation. */
+/** Store (or overwrite) the visitor's rating of a conversation, and when it was given. */
 export async function setConversationRating(
   sql: Executor,
   workspaceId: number,
   conversationId: number,
   rating: number,
   comment: string | null,
+  now: Date,
 ): Promise<void> {
   await sql`
-    UPDATE conversations SET rating = ${rating}, rating_comment = ${comment}
+    UPDATE conversations SET rating = ${rating}, rating_comment = ${comment}, rated_at = ${now}
      WHERE workspace_id = ${workspaceId} AND id = ${conversationId}`;
 }

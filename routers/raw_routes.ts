@@ -11,6 +11,7 @@ import { dashboardAssetRoutes } from "../dashboard/asset_routes.ts";
 import { dashboardTryRoutes } from "./dashboard/try_stream.ts";
 import { dashboardExportRoutes } from "./dashboard/history_export.ts";
 import { dashboardAuditExportRoutes } from "./dashboard/audit_log_export.ts";
+import { reportExportRoutes } from "./dashboard/reports_export.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -33,6 +34,7 @@ export const rawRoutes: RawRoute[] = [
   ...dashboardTryRoutes,
   ...dashboardExportRoutes,
   ...dashboardAuditExportRoutes,
+  ...reportExportRoutes,
 ];
 
 export function matchRawRoute(

@@ -16,11 +16,13 @@ import { webhooksScreen } from "./views/webhooks_view.ts";
 import { auditLogScreen } from "./views/audit_log_view.ts";
 import { accountScreen } from "./views/account_view.ts";
 import { twoFactorScreen } from "./views/two_factor_view.ts";
+import { reportsScreen } from "./views/reports_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
   historyScreen,
+  reportsScreen,
   keysScreen,
   teamScreen,
   inboxSettingsScreen,

@@ -26,6 +26,7 @@ export async function rateConversation(
   input: { visitorId: string; conversationId: string; rating: number; comment?: string },
 ): Promise<RatingResult> {
   const comment = input.comment?.trim() ? input.comment.trim() : null;
+  const now = deps.clock();
   await recordingsSettled(input.conversationId);
   const event = await deps.sql.begin(async (tx) => {
     const found = await requireVisitorConversation(tx, bot, input.visitorId, input.conversationId, {
@@ -34,14 +35,14 @@ export async function rateConversation(
     if (found.status !== "closed") {
       throw new Invalid(NOT_CLOSED, { conversation_id: [NOT_CLOSED] });
     }
-    await setConversationRating(tx, bot.workspace_id, found.id, input.rating, comment);
+    await setConversationRating(tx, bot.workspace_id, found.id, input.rating, comment, now);
     const event: ParleyEvent & { conversationId: string } = {
       type: "conversation.rated",
       workspaceId: bot.workspace_id,
       conversationId: found.public_id,
       rating: input.rating,
     };
-    await recordInOutbox(tx, deps.clock(), event);
+    await recordInOutbox(tx, now, event);
     return event;
   });
   await publishEvent(deps, event);

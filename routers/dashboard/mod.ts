@@ -12,6 +12,7 @@ import {
   setTwoFactorRequirementProcedure,
 } from "./two_factor.ts";
 import { overview, series } from "./overview.ts";
+import { report } from "./reports.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
@@ -71,6 +72,7 @@ export const dashboardRouter = router({
   setTwoFactorRequirement: setTwoFactorRequirementProcedure,
   overview,
   series,
+  report,
   listBots,
   showBot,
   createBot: createBotProcedure,

@@ -6,6 +6,7 @@ import { listBots, showBot, updateBot } from "./chatbots.ts";
 import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { analytics, snippet } from "./insights.ts";
+import { report } from "./reports.ts";
 import { showCatalogue, syncCatalogue } from "./catalogue.ts";
 import {
   createWebhook,
@@ -33,6 +34,7 @@ export const portalRouter = router({
   putKey,
   deleteKey,
   analytics,
+  report,
   snippet,
   showCatalogue,
   syncCatalogue,

@@ -392,6 +392,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures, series, busiest hours and per agent, bot and tag tables over a period
+         * @description Every figure is defined in docs/reports.md. `figures` covers the period, `previous` the same number of days just before it; shares are 0..1 (null: nothing to divide by), durations whole seconds (null: nothing measured). A bot, agent or tag that is not this workspace's is 422 on its field. The same answer as `GET /api/dashboard/reports`.
+         */
+        get: operations["portalReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/widget-snippet": {
         parameters: {
             query?: never;
@@ -1781,6 +1801,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures, series, busiest hours and per agent, bot and tag tables over a period
+         * @description Every figure is defined in docs/reports.md. `figures` covers the period, `previous` the same number of days just before it; shares are 0..1 (null: nothing to divide by), durations whole seconds (null: nothing measured). A bot, agent or tag that is not this workspace's is 422 on its field.
+         */
+        get: operations["dashboardReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/chatbots": {
         parameters: {
             query?: never;
@@ -2624,6 +2664,28 @@ export interface paths {
          *     Rate limit: 10 requests per 60 s per user.
          */
         get: operations["dashboardExportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/reports/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the report's tables (agents, bots, tags) as a CSV file
+         * @description The same parameters as `GET /api/dashboard/reports` plus `table`; the same rows in the same order, the API's field names as the header. RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; empty cells for null. Columns: agents: id, name, conversations, first_response_median_seconds, resolution_median_seconds, ratings, good_share; bots: key, name, conversations, resolved, ai_resolution_rate, ratings, good_share, tokens, cost; tags: id, name, conversations, resolved, resolution_median_seconds.
+         *
+         *     Rate limit: 30 requests per 60 s per user.
+         */
+        get: operations["dashboardExportReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4706,6 +4768,388 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first local day of the period (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from: string;
+                /**
+                 * @description The last local day of the period, inclusive (at most 400 days in all).
+                 * @example 2026-01-31
+                 */
+                to: string;
+                /**
+                 * @description IANA time zone the days, hours and heat map are counted in (default UTC).
+                 * @example Europe/Paris
+                 */
+                time_zone?: string;
+                /**
+                 * @description A bot's public key: only its conversations.
+                 * @example acme-helper
+                 */
+                bot?: string;
+                /**
+                 * @description A member's user id: only conversations assigned to them.
+                 * @example 12
+                 */
+                agent?: string;
+                /**
+                 * @description A tag id: only conversations carrying it.
+                 * @example 3
+                 */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": {
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "until": "until",
+                     *         "time_zone": "time zone",
+                     *         "granularity": "hour"
+                     *       },
+                     *       "previous_period": {
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "until": "until"
+                     *       },
+                     *       "filters": {
+                     *         "bot": "bot",
+                     *         "agent": 1,
+                     *         "tag": 1
+                     *       },
+                     *       "figures": {
+                     *         "conversations": 1,
+                     *         "visitor_messages": 1,
+                     *         "ai_replies": 1,
+                     *         "human_replies": 1,
+                     *         "resolved": 1,
+                     *         "resolved_by_ai": 1,
+                     *         "ai_resolution_rate": 1.5,
+                     *         "handoffs": 1,
+                     *         "handoff_rate": 1.5,
+                     *         "first_response": {
+                     *           "requests": 1,
+                     *           "answered": 1,
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "resolution_time": {
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "ratings": {
+                     *           "count": 1,
+                     *           "distribution": [
+                     *             1
+                     *           ],
+                     *           "good": 1,
+                     *           "good_share": 1.5,
+                     *           "rating_rate": 1.5
+                     *         },
+                     *         "recommendations": {
+                     *           "shown": 1,
+                     *           "clicked": 1
+                     *         },
+                     *         "suggestions": {
+                     *           "suggested": 1,
+                     *           "accepted": 1
+                     *         },
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "cents": 1,
+                     *             "amount": 1.5,
+                     *             "conversations": 1
+                     *           }
+                     *         ],
+                     *         "tokens": 1,
+                     *         "cost": 1.5
+                     *       },
+                     *       "previous": {
+                     *         "conversations": 1,
+                     *         "visitor_messages": 1,
+                     *         "ai_replies": 1,
+                     *         "human_replies": 1,
+                     *         "resolved": 1,
+                     *         "resolved_by_ai": 1,
+                     *         "ai_resolution_rate": 1.5,
+                     *         "handoffs": 1,
+                     *         "handoff_rate": 1.5,
+                     *         "first_response": {
+                     *           "requests": 1,
+                     *           "answered": 1,
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "resolution_time": {
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "ratings": {
+                     *           "count": 1,
+                     *           "distribution": [
+                     *             1
+                     *           ],
+                     *           "good": 1,
+                     *           "good_share": 1.5,
+                     *           "rating_rate": 1.5
+                     *         },
+                     *         "recommendations": {
+                     *           "shown": 1,
+                     *           "clicked": 1
+                     *         },
+                     *         "suggestions": {
+                     *           "suggested": 1,
+                     *           "accepted": 1
+                     *         },
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "cents": 1,
+                     *             "amount": 1.5,
+                     *             "conversations": 1
+                     *           }
+                     *         ],
+                     *         "tokens": 1,
+                     *         "cost": 1.5
+                     *       },
+                     *       "series": {
+                     *         "buckets": [
+                     *           "bucket"
+                     *         ],
+                     *         "conversations": [
+                     *           1
+                     *         ],
+                     *         "visitor_messages": [
+                     *           1
+                     *         ],
+                     *         "ai_replies": [
+                     *           1
+                     *         ],
+                     *         "human_replies": [
+                     *           1
+                     *         ],
+                     *         "resolved_by_ai": [
+                     *           1
+                     *         ],
+                     *         "resolved_by_human": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "busiest_hours": [
+                     *         [
+                     *           1
+                     *         ]
+                     *       ],
+                     *       "agents": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "first_response_median_seconds": 1,
+                     *           "resolution_median_seconds": 1,
+                     *           "ratings": 1,
+                     *           "good_share": 1.5
+                     *         }
+                     *       ],
+                     *       "bots": [
+                     *         {
+                     *           "key": "demo-bot",
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "resolved": 1,
+                     *           "ai_resolution_rate": 1.5,
+                     *           "ratings": 1,
+                     *           "good_share": 1.5,
+                     *           "tokens": 1,
+                     *           "cost": 1.5
+                     *         }
+                     *       ],
+                     *       "tags": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "resolved": 1,
+                     *           "resolution_median_seconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        period: {
+                            from: string;
+                            to: string;
+                            since: string;
+                            until: string;
+                            time_zone: string;
+                            /** @enum {string} */
+                            granularity: "hour" | "day";
+                        };
+                        previous_period: {
+                            from: string;
+                            to: string;
+                            since: string;
+                            until: string;
+                        };
+                        filters: {
+                            bot: string | null;
+                            agent: number | null;
+                            tag: number | null;
+                        };
+                        figures: {
+                            conversations: number;
+                            visitor_messages: number;
+                            ai_replies: number;
+                            human_replies: number;
+                            resolved: number;
+                            resolved_by_ai: number;
+                            ai_resolution_rate: number | null;
+                            handoffs: number;
+                            handoff_rate: number | null;
+                            first_response: {
+                                requests: number;
+                                answered: number;
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            resolution_time: {
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            ratings: {
+                                count: number;
+                                distribution: number[];
+                                good: number;
+                                good_share: number | null;
+                                rating_rate: number | null;
+                            };
+                            recommendations: {
+                                shown: number;
+                                clicked: number;
+                            };
+                            suggestions: {
+                                suggested: number;
+                                accepted: number;
+                            };
+                            revenue: {
+                                currency: string;
+                                cents: number;
+                                amount: number;
+                                conversations: number;
+                            }[];
+                            tokens: number;
+                            cost: number;
+                        };
+                        previous: {
+                            conversations: number;
+                            visitor_messages: number;
+                            ai_replies: number;
+                            human_replies: number;
+                            resolved: number;
+                            resolved_by_ai: number;
+                            ai_resolution_rate: number | null;
+                            handoffs: number;
+                            handoff_rate: number | null;
+                            first_response: {
+                                requests: number;
+                                answered: number;
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            resolution_time: {
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            ratings: {
+                                count: number;
+                                distribution: number[];
+                                good: number;
+                                good_share: number | null;
+                                rating_rate: number | null;
+                            };
+                            recommendations: {
+                                shown: number;
+                                clicked: number;
+                            };
+                            suggestions: {
+                                suggested: number;
+                                accepted: number;
+                            };
+                            revenue: {
+                                currency: string;
+                                cents: number;
+                                amount: number;
+                                conversations: number;
+                            }[];
+                            tokens: number;
+                            cost: number;
+                        };
+                        series: {
+                            buckets: string[];
+                            conversations: number[];
+                            visitor_messages: number[];
+                            ai_replies: number[];
+                            human_replies: number[];
+                            resolved_by_ai: number[];
+                            resolved_by_human: number[];
+                        };
+                        busiest_hours: number[][];
+                        agents: {
+                            id: number;
+                            name: string;
+                            conversations: number;
+                            first_response_median_seconds: number | null;
+                            resolution_median_seconds: number | null;
+                            ratings: number;
+                            good_share: number | null;
+                        }[];
+                        bots: {
+                            key: string;
+                            name: string;
+                            conversations: number;
+                            resolved: number;
+                            ai_resolution_rate: number | null;
+                            ratings: number;
+                            good_share: number | null;
+                            tokens: number;
+                            cost: number;
+                        }[];
+                        tags: {
+                            id: number;
+                            name: string;
+                            conversations: number;
+                            resolved: number;
+                            resolution_median_seconds: number | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -9468,6 +9912,388 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first local day of the period (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from: string;
+                /**
+                 * @description The last local day of the period, inclusive (at most 400 days in all).
+                 * @example 2026-01-31
+                 */
+                to: string;
+                /**
+                 * @description IANA time zone the days, hours and heat map are counted in (default UTC).
+                 * @example Europe/Paris
+                 */
+                time_zone?: string;
+                /**
+                 * @description A bot's public key: only its conversations.
+                 * @example acme-helper
+                 */
+                bot?: string;
+                /**
+                 * @description A member's user id: only conversations assigned to them.
+                 * @example 12
+                 */
+                agent?: string;
+                /**
+                 * @description A tag id: only conversations carrying it.
+                 * @example 3
+                 */
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "period": {
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "until": "until",
+                     *         "time_zone": "time zone",
+                     *         "granularity": "hour"
+                     *       },
+                     *       "previous_period": {
+                     *         "from": "from",
+                     *         "to": "to",
+                     *         "since": "2026-11-21T07:06:17.123000Z",
+                     *         "until": "until"
+                     *       },
+                     *       "filters": {
+                     *         "bot": "bot",
+                     *         "agent": 1,
+                     *         "tag": 1
+                     *       },
+                     *       "figures": {
+                     *         "conversations": 1,
+                     *         "visitor_messages": 1,
+                     *         "ai_replies": 1,
+                     *         "human_replies": 1,
+                     *         "resolved": 1,
+                     *         "resolved_by_ai": 1,
+                     *         "ai_resolution_rate": 1.5,
+                     *         "handoffs": 1,
+                     *         "handoff_rate": 1.5,
+                     *         "first_response": {
+                     *           "requests": 1,
+                     *           "answered": 1,
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "resolution_time": {
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "ratings": {
+                     *           "count": 1,
+                     *           "distribution": [
+                     *             1
+                     *           ],
+                     *           "good": 1,
+                     *           "good_share": 1.5,
+                     *           "rating_rate": 1.5
+                     *         },
+                     *         "recommendations": {
+                     *           "shown": 1,
+                     *           "clicked": 1
+                     *         },
+                     *         "suggestions": {
+                     *           "suggested": 1,
+                     *           "accepted": 1
+                     *         },
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "cents": 1,
+                     *             "amount": 1.5,
+                     *             "conversations": 1
+                     *           }
+                     *         ],
+                     *         "tokens": 1,
+                     *         "cost": 1.5
+                     *       },
+                     *       "previous": {
+                     *         "conversations": 1,
+                     *         "visitor_messages": 1,
+                     *         "ai_replies": 1,
+                     *         "human_replies": 1,
+                     *         "resolved": 1,
+                     *         "resolved_by_ai": 1,
+                     *         "ai_resolution_rate": 1.5,
+                     *         "handoffs": 1,
+                     *         "handoff_rate": 1.5,
+                     *         "first_response": {
+                     *           "requests": 1,
+                     *           "answered": 1,
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "resolution_time": {
+                     *           "median_seconds": 1,
+                     *           "p90_seconds": 1
+                     *         },
+                     *         "ratings": {
+                     *           "count": 1,
+                     *           "distribution": [
+                     *             1
+                     *           ],
+                     *           "good": 1,
+                     *           "good_share": 1.5,
+                     *           "rating_rate": 1.5
+                     *         },
+                     *         "recommendations": {
+                     *           "shown": 1,
+                     *           "clicked": 1
+                     *         },
+                     *         "suggestions": {
+                     *           "suggested": 1,
+                     *           "accepted": 1
+                     *         },
+                     *         "revenue": [
+                     *           {
+                     *             "currency": "currency",
+                     *             "cents": 1,
+                     *             "amount": 1.5,
+                     *             "conversations": 1
+                     *           }
+                     *         ],
+                     *         "tokens": 1,
+                     *         "cost": 1.5
+                     *       },
+                     *       "series": {
+                     *         "buckets": [
+                     *           "bucket"
+                     *         ],
+                     *         "conversations": [
+                     *           1
+                     *         ],
+                     *         "visitor_messages": [
+                     *           1
+                     *         ],
+                     *         "ai_replies": [
+                     *           1
+                     *         ],
+                     *         "human_replies": [
+                     *           1
+                     *         ],
+                     *         "resolved_by_ai": [
+                     *           1
+                     *         ],
+                     *         "resolved_by_human": [
+                     *           1
+                     *         ]
+                     *       },
+                     *       "busiest_hours": [
+                     *         [
+                     *           1
+                     *         ]
+                     *       ],
+                     *       "agents": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "first_response_median_seconds": 1,
+                     *           "resolution_median_seconds": 1,
+                     *           "ratings": 1,
+                     *           "good_share": 1.5
+                     *         }
+                     *       ],
+                     *       "bots": [
+                     *         {
+                     *           "key": "demo-bot",
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "resolved": 1,
+                     *           "ai_resolution_rate": 1.5,
+                     *           "ratings": 1,
+                     *           "good_share": 1.5,
+                     *           "tokens": 1,
+                     *           "cost": 1.5
+                     *         }
+                     *       ],
+                     *       "tags": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Acme Support",
+                     *           "conversations": 1,
+                     *           "resolved": 1,
+                     *           "resolution_median_seconds": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        period: {
+                            from: string;
+                            to: string;
+                            since: string;
+                            until: string;
+                            time_zone: string;
+                            /** @enum {string} */
+                            granularity: "hour" | "day";
+                        };
+                        previous_period: {
+                            from: string;
+                            to: string;
+                            since: string;
+                            until: string;
+                        };
+                        filters: {
+                            bot: string | null;
+                            agent: number | null;
+                            tag: number | null;
+                        };
+                        figures: {
+                            conversations: number;
+                            visitor_messages: number;
+                            ai_replies: number;
+                            human_replies: number;
+                            resolved: number;
+                            resolved_by_ai: number;
+                            ai_resolution_rate: number | null;
+                            handoffs: number;
+                            handoff_rate: number | null;
+                            first_response: {
+                                requests: number;
+                                answered: number;
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            resolution_time: {
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            ratings: {
+                                count: number;
+                                distribution: number[];
+                                good: number;
+                                good_share: number | null;
+                                rating_rate: number | null;
+                            };
+                            recommendations: {
+                                shown: number;
+                                clicked: number;
+                            };
+                            suggestions: {
+                                suggested: number;
+                                accepted: number;
+                            };
+                            revenue: {
+                                currency: string;
+                                cents: number;
+                                amount: number;
+                                conversations: number;
+                            }[];
+                            tokens: number;
+                            cost: number;
+                        };
+                        previous: {
+                            conversations: number;
+                            visitor_messages: number;
+                            ai_replies: number;
+                            human_replies: number;
+                            resolved: number;
+                            resolved_by_ai: number;
+                            ai_resolution_rate: number | null;
+                            handoffs: number;
+                            handoff_rate: number | null;
+                            first_response: {
+                                requests: number;
+                                answered: number;
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            resolution_time: {
+                                median_seconds: number | null;
+                                p90_seconds: number | null;
+                            };
+                            ratings: {
+                                count: number;
+                                distribution: number[];
+                                good: number;
+                                good_share: number | null;
+                                rating_rate: number | null;
+                            };
+                            recommendations: {
+                                shown: number;
+                                clicked: number;
+                            };
+                            suggestions: {
+                                suggested: number;
+                                accepted: number;
+                            };
+                            revenue: {
+                                currency: string;
+                                cents: number;
+                                amount: number;
+                                conversations: number;
+                            }[];
+                            tokens: number;
+                            cost: number;
+                        };
+                        series: {
+                            buckets: string[];
+                            conversations: number[];
+                            visitor_messages: number[];
+                            ai_replies: number[];
+                            human_replies: number[];
+                            resolved_by_ai: number[];
+                            resolved_by_human: number[];
+                        };
+                        busiest_hours: number[][];
+                        agents: {
+                            id: number;
+                            name: string;
+                            conversations: number;
+                            first_response_median_seconds: number | null;
+                            resolution_median_seconds: number | null;
+                            ratings: number;
+                            good_share: number | null;
+                        }[];
+                        bots: {
+                            key: string;
+                            name: string;
+                            conversations: number;
+                            resolved: number;
+                            ai_resolution_rate: number | null;
+                            ratings: number;
+                            good_share: number | null;
+                            tokens: number;
+                            cost: number;
+                        }[];
+                        tags: {
+                            id: number;
+                            name: string;
+                            conversations: number;
+                            resolved: number;
+                            resolution_median_seconds: number | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardListBots: {
         parameters: {
             query?: never;
@@ -13041,6 +13867,69 @@ export interface operations {
                 };
                 content: {
                     /** @example id,occurred_at,actor_user_id,actor_token_id,actor,ip,action,target_type,target_id,details */
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardExportReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first local day of the period (YYYY-MM-DD).
+                 * @example 2026-01-01
+                 */
+                from: string;
+                /**
+                 * @description The last local day of the period, inclusive (at most 400 days in all).
+                 * @example 2026-01-31
+                 */
+                to: string;
+                /**
+                 * @description IANA time zone the days, hours and heat map are counted in (default UTC).
+                 * @example Europe/Paris
+                 */
+                time_zone?: string;
+                /**
+                 * @description A bot's public key: only its conversations.
+                 * @example acme-helper
+                 */
+                bot?: string;
+                /**
+                 * @description A member's user id: only conversations assigned to them.
+                 * @example 12
+                 */
+                agent?: string;
+                /**
+                 * @description A tag id: only conversations carrying it.
+                 * @example 3
+                 */
+                tag?: string;
+                /**
+                 * @description Which table: `agents`, `bots` or `tags`.
+                 * @example agents
+                 */
+                table: "agents" | "bots" | "tags";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example id,name,conversations,first_response_median_seconds,resolution_median_seconds,ratings,good_share */
                     "text/csv": string;
                 };
             };

@@ -1,0 +1,192 @@
+/**
+ * The report's conversation figures (docs/reports.md defines each): started,
+ * handed off, resolved (and by whom), first responses after a handoff request,
+ * ratings. Counts come grouped by bot and assigned agent, so the domain sums
+ * them for the totals and the breakdowns; medians and 90th percentiles cannot
+ * be summed, so they come per grouping set ((), bot, agent) and per tag.
+ */
+import type { Executor } from "./client.ts";
+import { conversationsInScope, type ReportScope } from "./report_scope.ts";
+
+/** Counts of one (bot, agent) pair; `agent` null: nobody assigned. */
+export interface PairCounts {
+  bot: number;
+  agent: number | null;
+}
+
+export interface StartedCounts extends PairCounts {
+  /** The local hour it started, `YYYY-MM-DDTHH`. */
+  hour: string;
+  conversations: number;
+  handoffs: number;
+}
+
+/**
+ * Conversations started in the period per local hour, and those of them where
+ * a human was asked for (a handoff request is recorded) or took over (a
+ * `human_connected` entry in the events log).
+ */
+export async function startedConversations(
+  sql: Executor,
+  s: ReportScope,
+  timeZone: string,
+): Promise<StartedCounts[]> {
+  return await sql<StartedCounts[]>`
+    SELECT to_char(date_trunc('hour', c.created_at AT TIME ZONE ${timeZone}),
+                   'YYYY-MM-DD"T"HH24') AS hour,
+           c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent,
+           count(*)::int AS conversations,
+           count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
+             SELECT 1 FROM conversation_events e
+              WHERE e.conversation_id = c.id AND e.type = 'human_connected'))::int AS handoffs
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)}
+       AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
+     GROUP BY 1, 2, 3`;
+}
+
+/** Conversations started in the period per tag they carry. */
+export async function startedByTag(
+  sql: Executor,
+  s: ReportScope,
+): Promise<{ tag: number; conversations: number }[]> {
+  return await sql<{ tag: number; conversations: number }[]>`
+    SELECT ct.tag_id::int AS tag, count(*)::int AS conversations
+      FROM conversations c JOIN conversation_tags ct ON ct.conversation_id = c.id
+     WHERE ${conversationsInScope(sql, s)}
+       AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
+     GROUP BY ct.tag_id`;
+}
+
+/**
+ * Conversations resolved in the period, one row each with its resolution
+ * time and whether no human wrote in it: closed as resolved (at
+ * `resolved_at`), or left with the bot as the overview counts it (no handoff,
+ * an AI reply, no human reply, quiet since `quietBefore`; at its last message).
+ */
+function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
+  const noHuman = sql`NOT EXISTS (SELECT 1 FROM messages m
+                                   WHERE m.conversation_id = c.id AND m.role = 'agent')`;
+  return sql`
+    SELECT c.id, c.chatbot_id, c.assigned_user_id, c.resolved_at AS at, true AS closed,
+           extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs, ${noHuman} AS by_ai
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)} AND c.status = 'closed' AND c.resolution = 'resolved'
+       AND c.resolved_at >= ${s.since} AND c.resolved_at < ${s.until}
+    UNION ALL
+    SELECT c.id, c.chatbot_id, c.assigned_user_id, c.last_message_at, false,
+           extract(epoch FROM c.last_message_at - c.created_at)::float8, true
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
+       AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
+       AND c.last_message_at < ${quietBefore}
+       AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'assistant')
+       AND ${noHuman}`;
+}
+
+/** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
+export type GroupKind = "all" | "bot" | "agent" | "tag" | "hour";
+
+export interface DurationStats {
+  kind: GroupKind;
+  /** The bot's, agent's or tag's id; null for "all" and "hour" (and "agent": nobody assigned). */
+  id: number | null;
+  /** "hour" rows: the local hour, and which resolutions they count. */
+  hour: string | null;
+  by_ai: boolean | null;
+  closed: boolean | null;
+  /** Rows in the group (conversations resolved, or handoff requests). */
+  n: number;
+  /** Rows with a duration (resolved by the AI; requests a human answered). */
+  m: number;
+  median: number | null;
+  p90: number | null;
+}
+
+const QUARTER = "date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00')";
+
+/**
+ * One statement over the rows, materialised once: n, m (a flag's count) and
+ * the percentiles of `secs` over (), bot and agent; counts per quarter hour
+ * (labelled by its local hour) by `by_ai` and `closed`; and the same per tag.
+ */
+async function durationStats(
+  sql: Executor,
+  rows: ReturnType<typeof resolvedRows>,
+  flag: "by_ai" | "secs IS NOT NULL",
+  timeZone: string,
+): Promise<DurationStats[]> {
+  const m = sql.unsafe(flag);
+  const stats = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90`;
+  return await sql<DurationStats[]>`
+    WITH r AS MATERIALIZED (
+      SELECT *, ${sql.unsafe(QUARTER)} AS quarter FROM (${rows}) x
+    )
+    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' WHEN GROUPING(chatbot_id) = 0 THEN 'bot'
+                WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
+           COALESCE(chatbot_id, assigned_user_id)::int AS id,
+           CASE WHEN GROUPING(quarter) = 0 THEN
+             to_char(date_trunc('hour', quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
+           END AS hour,
+           by_ai, closed, ${stats}
+      FROM r
+     GROUP BY GROUPING SETS ((), (chatbot_id), (assigned_user_id), (quarter, by_ai, closed))
+    UNION ALL
+    SELECT 'tag', ct.tag_id::int, NULL, NULL, NULL, ${stats}
+      FROM r JOIN conversation_tags ct ON ct.conversation_id = r.id
+     GROUP BY ct.tag_id`;
+}
+
+/**
+ * Resolutions in the period: n resolved, m of them with no human message,
+ * resolution times; and per local hour of the resolution.
+ */
+export async function resolutionStats(
+  sql: Executor,
+  s: ReportScope,
+  quietBefore: Date,
+  timeZone: string,
+): Promise<DurationStats[]> {
+  return await durationStats(sql, resolvedRows(sql, s, quietBefore), "by_ai", timeZone);
+}
+
+/**
+ * Handoff requests made in the period (a conversation's latest request), n;
+ * m of them answered by a human message at or after the request; the wait
+ * until that first human message.
+ */
+export async function firstResponseStats(
+  sql: Executor,
+  s: ReportScope,
+  timeZone: string,
+): Promise<DurationStats[]> {
+  const rows = sql`
+    SELECT c.id, c.chatbot_id, c.assigned_user_id, c.handoff_requested_at AS at,
+           false AS closed,
+           extract(epoch FROM (SELECT min(m.created_at) FROM messages m
+                                WHERE m.conversation_id = c.id AND m.role = 'agent'
+                                  AND m.created_at >= c.handoff_requested_at)
+                              - c.handoff_requested_at)::float8 AS secs,
+           false AS by_ai
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)}
+       AND c.handoff_requested_at >= ${s.since} AND c.handoff_requested_at < ${s.until}`;
+  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone);
+}
+
+export interface RatingCounts extends PairCounts {
+  rating: number;
+  n: number;
+}
+
+/** Ratings given in the period, per bot, agent and score. */
+export async function ratingCounts(sql: Executor, s: ReportScope): Promise<RatingCounts[]> {
+  return await sql<RatingCounts[]>`
+    SELECT c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent, c.rating, count(*)::int AS n
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)} AND c.rating IS NOT NULL
+       AND c.rated_at >= ${s.since} AND c.rated_at < ${s.until}
+     GROUP BY c.chatbot_id, c.assigned_user_id, c.rating`;
+}
