@@ -2041,7 +2041,7 @@ export interface paths {
         };
         /**
          * The filtered conversation history as a CSV file, streamed
-         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`. An instance streams at most 2 exports at once; another is refused with 503 and `Retry-After: 5`.
+         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`. An instance streams at most 2 exports at once; another is refused with 503 and `Retry-After: 5`.
          *
          *     Requires the `manage-workspace` permission.
          *
@@ -10074,6 +10074,11 @@ export interface operations {
                  */
                 status?: "bot" | "agent" | "closed";
                 /**
+                 * @description Where the conversation stands, in the words of docs/vocabulary.md: `ai` (with the AI, nobody asked for a person), `waiting` (waiting for a human: status `bot` with handoff_state `handoff_pending`), `human` (with a human) or `resolved`.
+                 * @example waiting
+                 */
+                state?: "ai" | "waiting" | "human" | "resolved";
+                /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
                  * @example 12
                  */
@@ -10874,6 +10879,11 @@ export interface operations {
                  */
                 status?: "bot" | "agent" | "closed";
                 /**
+                 * @description Where the conversation stands, in the words of docs/vocabulary.md: `ai` (with the AI, nobody asked for a person), `waiting` (waiting for a human: status `bot` with handoff_state `handoff_pending`), `human` (with a human) or `resolved`.
+                 * @example waiting
+                 */
+                state?: "ai" | "waiting" | "human" | "resolved";
+                /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
                  * @example 12
                  */
@@ -10916,7 +10926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example conversation_id,bot,bot_key,status,handoff_state,resolution,started_at,last_message_at,resolved_at,visitor_id,visitor_name,visitor_email,visitor_phone,assigned_to,tags,rating,rating_comment,messages,first_visitor_message */
+                    /** @example conversation_id,bot,bot_key,status,handoff_state,state,resolution,started_at,last_message_at,resolved_at,visitor_id,visitor_name,visitor_email,visitor_phone,assigned_to,tags,rating,rating_comment,messages,first_visitor_message */
                     "text/csv": string;
                 };
             };
