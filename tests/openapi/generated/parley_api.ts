@@ -1382,7 +1382,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The eight providers, with whether a key is stored and its last four */
+        /**
+         * The eight providers, with whether a key is stored and its last four
+         * @description `server` says what the operator set for every workspace: `ai_base_url` (every provider's calls go to the AI_BASE_URL server), `ai_api_key` (AI_API_KEY answers for a provider with no stored key), and `note`, a sentence for the screen.
+         */
         get: operations["dashboardListKeys"];
         put?: never;
         post?: never;
@@ -8412,7 +8415,12 @@ export interface operations {
                      *           "last_four": "9c2e",
                      *           "configured": true
                      *         }
-                     *       ]
+                     *       ],
+                     *       "server": {
+                     *         "ai_base_url": true,
+                     *         "ai_api_key": true,
+                     *         "note": "A human agent is handling this conversation."
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -8422,6 +8430,11 @@ export interface operations {
                             last_four: string | null;
                             configured: boolean;
                         }[];
+                        server: {
+                            ai_base_url: boolean;
+                            ai_api_key: boolean;
+                            note: string | null;
+                        };
                     };
                 };
             };
