@@ -68,6 +68,10 @@ export const VISITOR_NOTES = {
     "right here.",
   waitingNobodyOnline: `${STATE_WORDS.waiting}: no teammate is online right now. Leave your ` +
     "e-mail and we'll reply there; meanwhile I'm still here to help.",
+  /** Nobody online, and the pre-chat form already gave the address: not asked again. */
+  waitingReplyTo: (email: string) =>
+    `${STATE_WORDS.waiting}: no teammate is online right now. We'll reply to ${email}; ` +
+    "meanwhile I'm still here to help.",
   human: `${STATE_WORDS.human}: a teammate joined the chat.`,
   resolved: `${STATE_WORDS.resolved}: this conversation was closed.`,
 } as const;

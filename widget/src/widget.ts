@@ -303,8 +303,10 @@ export class Widget {
   private async requestHuman(): Promise<void> {
     const id = this.conversationId;
     if (!id) return;
+    // The pre-chat form's address, when it asked for one: sent with the request, never asked again.
+    const known = storedDetails(this.store)?.email?.trim() || undefined;
     try {
-      const state = await this.api.handoff(this.visitorId, id);
+      const state = await this.api.handoff(this.visitorId, id, known);
       this.applyState(state, true);
       // Said once per conversation, from this answer only: the socket may bring the new
       // state first, and only this answer says whether anyone is there.
@@ -315,6 +317,10 @@ export class Widget {
         return;
       }
       // Say so plainly instead of promising a teammate; the AI keeps answering.
+      if (known) {
+        this.log.note(VISITOR_NOTES.waitingReplyTo(known));
+        return;
+      }
       this.log.note(VISITOR_NOTES.waitingNobodyOnline);
       this.log.card(emailCard(async (email) => {
         await this.api.handoff(this.visitorId, id, email);
