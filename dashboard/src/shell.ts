@@ -43,6 +43,7 @@ export class DashboardShell {
   #renderSeq = 0;
   #live: DashboardLive | null = null;
   #onHash = () => void this.#route();
+  #menu: HTMLButtonElement | null = null;
 
   constructor(o: ShellOptions) {
     this.#o = o;
@@ -71,6 +72,15 @@ export class DashboardShell {
         ),
       );
     }
+    // On a phone the navigation folds behind this button (dashboard.css): every entry,
+    // however many screens.ts lists, is one tap away instead of scrolled out of sight.
+    this.#menu = h("button", {
+      type: "button",
+      class: "nav-toggle",
+      "aria-controls": "dashboard-nav",
+      "aria-expanded": "false",
+      onClick: () => this.#toggleMenu(),
+    }, "Menu");
     const signOut = h("button", {
       type: "button",
       class: "link",
@@ -86,6 +96,7 @@ export class DashboardShell {
           "header",
           { class: "top" },
           brand,
+          this.#menu,
           h(
             "div",
             { class: "who" },
@@ -96,7 +107,7 @@ export class DashboardShell {
             signOut,
           ),
         ),
-        h("nav", { class: "side", "aria-label": "Dashboard" }, this.#nav),
+        h("nav", { class: "side", id: "dashboard-nav", "aria-label": "Dashboard" }, this.#nav),
         h("div", { class: "content" }, this.#status, this.#main),
       ),
     );
@@ -121,6 +132,14 @@ export class DashboardShell {
     this.#live = null;
   }
 
+  /** Opens or folds the phone navigation; `open` forces a state. */
+  #toggleMenu(open?: boolean): void {
+    const shell = this.#o.root.querySelector(".shell");
+    const next = open ?? !shell?.classList.contains("nav-open");
+    shell?.classList.toggle("nav-open", next);
+    this.#menu?.setAttribute("aria-expanded", String(next));
+  }
+
   #skip(e: Event): void {
     e.preventDefault();
     this.#main.focus();
@@ -141,6 +160,8 @@ export class DashboardShell {
     const seq = ++this.#renderSeq;
     this.#leaveScreen();
     delete document.body.dataset.screen;
+    this.#toggleMenu(false);
+    if (this.#menu) this.#menu.textContent = `Menu · ${screen.title}`;
     for (const a of this.#nav.querySelectorAll("a")) {
       if (a.dataset.screen === screen.path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
