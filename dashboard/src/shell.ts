@@ -111,6 +111,7 @@ export class DashboardShell {
         h("div", { class: "content" }, this.#status, this.#main),
       ),
     );
+    this.#oneNoticeAtATime();
     // One socket for the session; screens listen to it while they are shown.
     this.#live = followDashboard({
       client: this.#o.client,
@@ -130,6 +131,40 @@ export class DashboardShell {
     this.#leaveScreen();
     this.#live?.close();
     this.#live = null;
+  }
+
+  /**
+   * One notice at a time, cleared by the next action: the status line (ctx.notify)
+   * and every screen's error lines (`.form-error`, `.field-error`) are emptied when
+   * a form is sent or a button pressed, before the action's own handler runs; an
+   * error that appears clears the status line, and a notice clears the errors. So
+   * a success never stays beside a later error, nor an error beside later successes,
+   * on any screen, without each screen having to remember to.
+   */
+  #oneNoticeAtATime(): void {
+    const clear = () => {
+      this.#status.textContent = "";
+      this.#clearErrors();
+    };
+    this.#main.addEventListener("submit", clear, true);
+    this.#main.addEventListener("click", (e) => {
+      const button = (e.target as Element).closest("button");
+      if (button && button.type !== "submit" && !button.disabled) clear();
+    }, true);
+    new MutationObserver((records) => {
+      const errorShown = records.some((r) => {
+        const el = r.target instanceof Element ? r.target : r.target.parentElement;
+        const slot = el?.closest(".form-error, .field-error");
+        return !!slot?.textContent?.trim();
+      });
+      if (errorShown) this.#status.textContent = "";
+    }).observe(this.#main, { subtree: true, childList: true, characterData: true });
+  }
+
+  #clearErrors(): void {
+    for (const el of this.#main.querySelectorAll(".form-error, .field-error")) {
+      el.textContent = "";
+    }
   }
 
   /** Opens or folds the phone navigation; `open` forces a state. */
@@ -209,6 +244,8 @@ export class DashboardShell {
       },
       onLeave: (fn) => this.#leave.push(fn),
       notify: (message) => {
+        // A notice replaces whatever was said before it, errors included.
+        if (message) this.#clearErrors();
         this.#status.textContent = message;
       },
       live: this.#live!,
