@@ -34,6 +34,10 @@ Deno.test("the dashboard at 390 px reaches every screen", serverTestOptions, asy
     assertOk(await menu.isVisible());
     assertOk(await page.locator("nav.side").isHidden(), "the navigation is folded");
     await page.screenshot({ path: new URL("phone-layout-closed.png", OUTPUT).pathname });
+    // The overview's AI cost says its currency.
+    const cost = page.locator("[data-counter=cost]");
+    assertOk((await cost.locator(".counter-label").innerText()).includes("USD"));
+    assertOk((await cost.locator(".counter-value").innerText()).includes("$"));
 
     await menu.click();
     assertEquals(await menu.getAttribute("aria-expanded"), "true");

@@ -1292,7 +1292,7 @@ export interface paths {
         };
         /**
          * This month's usage against the plan, and the month's analytics
-         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`.
+         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`; `cost_currency` is the ISO 4217 currency of `month.cost` (model prices are in US dollars).
          */
         get: operations["dashboardOverview"];
         put?: never;
@@ -7618,7 +7618,8 @@ export interface operations {
                      *           "impressions": 1,
                      *           "clicks": 1
                      *         }
-                     *       }
+                     *       },
+                     *       "cost_currency": "cost currency"
                      *     }
                      */
                     "application/json": {
@@ -7666,6 +7667,7 @@ export interface operations {
                                 clicks: number;
                             };
                         };
+                        cost_currency: string;
                     };
                 };
             };
