@@ -2,6 +2,7 @@
  * The request handler: health probes, API docs, the tRPC door, raw routes
  * (SSE, static), then the REST door; one JSON log line per request.
  */
+import { homeOrFavicon } from "./home_page.ts";
 import type { AppDeps } from "../domain/deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
@@ -106,6 +107,10 @@ export function createHttpApp(deps: AppDeps): HttpApp {
     }
     if (path === METRICS_PATH && metricsToken) {
       return metricsResponse(req, metricsToken).then((res) => [res, METRICS_PATH]);
+    }
+    if (path === "/" || path.startsWith("/favicon.")) {
+      const home = homeOrFavicon(method, path);
+      if (home) return [home, path];
     }
     if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
       return openApi().then((asset) => [serveAsset(req, asset), path]);

@@ -21,7 +21,7 @@ import {
   type StoredSession,
   writeStored,
 } from "./agent/config_store.ts";
-import { conversationText, inboxText, sectionWord } from "./agent/output.ts";
+import { conversationText, filterWords, inboxText, sectionWord } from "./agent/output.ts";
 import { tail } from "./agent/tail.ts";
 
 export const EXIT = {
@@ -60,7 +60,8 @@ const HELP = `Parley agent CLI: deno task agent <command> [arguments] [--json]
         prompt.
   logout                    Revokes the stored token and forgets it.
   whoami                    The signed-in agent and workspace.
-  inbox [--filter <f>]      The inbox: counts and rows (f: ${FILTERS.join(", ")}).
+  inbox [--filter <f>]      The inbox: counts and rows (f: ${FILTERS.join(", ")};
+                            ${filterWords()}).
   open <conversation>       A conversation's messages and notes (an id or its unique beginning).
   reply <conversation> <text…> [--client-id <id>]
                             Replies to the visitor (takes the conversation over).

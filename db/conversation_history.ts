@@ -12,6 +12,8 @@ import type { Executor } from "./client.ts";
 export interface HistoryFilter {
   chatbotId?: number;
   status?: "bot" | "agent" | "closed";
+  /** A state of domain/conversations/state_words.ts, from status and handoff state. */
+  state?: "ai" | "waiting" | "human" | "resolved";
   /** A user id, or "none" for conversations nobody is assigned to. */
   assignee?: number | "none";
   tagId?: number;
@@ -78,10 +80,24 @@ export interface HistoryExportRow extends Omit<HistoryRow, "preview"> {
 
 const STARTED_KEY = `to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+function stateCondition(sql: Executor, state: NonNullable<HistoryFilter["state"]>) {
+  switch (state) {
+    case "ai":
+      return sql`c.status = 'bot' AND c.handoff_state <> 'handoff_pending'`;
+    case "waiting":
+      return sql`c.status = 'bot' AND c.handoff_state = 'handoff_pending'`;
+    case "human":
+      return sql`c.status = 'agent'`;
+    case "resolved":
+      return sql`c.status = 'closed'`;
+  }
+}
+
 function where(sql: Executor, workspaceId: number, f: HistoryFilter, after: HistoryKey | null) {
   const parts = [sql`c.workspace_id = ${workspaceId}`];
   if (f.chatbotId !== undefined) parts.push(sql`c.chatbot_id = ${f.chatbotId}`);
   if (f.status) parts.push(sql`c.status = ${f.status}`);
+  if (f.state) parts.push(stateCondition(sql, f.state));
   if (f.assignee === "none") parts.push(sql`c.assigned_user_id IS NULL`);
   else if (f.assignee !== undefined) parts.push(sql`c.assigned_user_id = ${f.assignee}`);
   if (f.tagId !== undefined) {

@@ -7,6 +7,7 @@
  */
 import type { AgentClient, InboxRow } from "../../clients/agent_client.ts";
 import { followInbox } from "../../clients/inbox_live.ts";
+import { groupWords } from "./output.ts";
 
 export interface TailOptions {
   client: AgentClient;
@@ -125,7 +126,9 @@ function describe(event: string, data: unknown, userId: number): string | null {
     const reason = typeof d.reason === "string" ? ` [${d.reason}]` : "";
     // The web inbox's section words: a broadcast row has no viewer, so `mine` is worked out here.
     const section = d.assigned_user_id === userId && d.status === "agent" ? "mine" : d.group;
-    return `${d.id} ${d.visitor} (${section})${reason}: ${oneLine(d.preview as string | null)}`;
+    return `${d.id} ${d.visitor} (${groupWords(String(section))})${reason}: ${
+      oneLine(d.preview as string | null)
+    }`;
   }
   return typeof d.conversation_id === "string" ? d.conversation_id : JSON.stringify(d);
 }

@@ -82,7 +82,19 @@ globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
 const script = document.createElement("script");
 script.src = "/widget.js";
 script.dataset.key = key;
-script.addEventListener("load", () => {
-  if (draft.open !== false) (globalThis as { Parley?: { open(): void } }).Parley?.open();
-});
+/**
+ * Opens or closes the widget once it has started. The two preview frames share
+ * the tab's sessionStorage, where the widget keeps "open": the closed frame
+ * would otherwise open because the open one did.
+ */
+function settle(tries = 0): void {
+  const api = (globalThis as { Parley?: { open(): void; close(): void } }).Parley;
+  if (!document.querySelector("#parley-widget")) {
+    if (tries < 200) setTimeout(() => settle(tries + 1), 25);
+    return;
+  }
+  if (draft.open === false) api?.close();
+  else api?.open();
+}
+script.addEventListener("load", () => settle());
 document.body.append(script);

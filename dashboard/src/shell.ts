@@ -43,6 +43,7 @@ export class DashboardShell {
   #renderSeq = 0;
   #live: DashboardLive | null = null;
   #onHash = () => void this.#route();
+  #menu: HTMLButtonElement | null = null;
 
   constructor(o: ShellOptions) {
     this.#o = o;
@@ -71,6 +72,15 @@ export class DashboardShell {
         ),
       );
     }
+    // On a phone the navigation folds behind this button (dashboard.css): every entry,
+    // however many screens.ts lists, is one tap away instead of scrolled out of sight.
+    this.#menu = h("button", {
+      type: "button",
+      class: "nav-toggle",
+      "aria-controls": "dashboard-nav",
+      "aria-expanded": "false",
+      onClick: () => this.#toggleMenu(),
+    }, "Menu");
     const signOut = h("button", {
       type: "button",
       class: "link",
@@ -86,6 +96,7 @@ export class DashboardShell {
           "header",
           { class: "top" },
           brand,
+          this.#menu,
           h(
             "div",
             { class: "who" },
@@ -96,10 +107,11 @@ export class DashboardShell {
             signOut,
           ),
         ),
-        h("nav", { class: "side", "aria-label": "Dashboard" }, this.#nav),
+        h("nav", { class: "side", id: "dashboard-nav", "aria-label": "Dashboard" }, this.#nav),
         h("div", { class: "content" }, this.#status, this.#main),
       ),
     );
+    this.#oneNoticeAtATime();
     // One socket for the session; screens listen to it while they are shown.
     this.#live = followDashboard({
       client: this.#o.client,
@@ -119,6 +131,48 @@ export class DashboardShell {
     this.#leaveScreen();
     this.#live?.close();
     this.#live = null;
+  }
+
+  /**
+   * One notice at a time, cleared by the next action: the status line (ctx.notify)
+   * and every screen's error lines (`.form-error`, `.field-error`) are emptied when
+   * a form is sent or a button pressed, before the action's own handler runs; an
+   * error that appears clears the status line, and a notice clears the errors. So
+   * a success never stays beside a later error, nor an error beside later successes,
+   * on any screen, without each screen having to remember to.
+   */
+  #oneNoticeAtATime(): void {
+    const clear = () => {
+      this.#status.textContent = "";
+      this.#clearErrors();
+    };
+    this.#main.addEventListener("submit", clear, true);
+    this.#main.addEventListener("click", (e) => {
+      const button = (e.target as Element).closest("button");
+      if (button && button.type !== "submit" && !button.disabled) clear();
+    }, true);
+    new MutationObserver((records) => {
+      const errorShown = records.some((r) => {
+        const el = r.target instanceof Element ? r.target : r.target.parentElement;
+        const slot = el?.closest(".form-error, .field-error");
+        return !!slot?.textContent?.trim();
+      });
+      if (errorShown) this.#status.textContent = "";
+    }).observe(this.#main, { subtree: true, childList: true, characterData: true });
+  }
+
+  #clearErrors(): void {
+    for (const el of this.#main.querySelectorAll(".form-error, .field-error")) {
+      el.textContent = "";
+    }
+  }
+
+  /** Opens or folds the phone navigation; `open` forces a state. */
+  #toggleMenu(open?: boolean): void {
+    const shell = this.#o.root.querySelector(".shell");
+    const next = open ?? !shell?.classList.contains("nav-open");
+    shell?.classList.toggle("nav-open", next);
+    this.#menu?.setAttribute("aria-expanded", String(next));
   }
 
   #skip(e: Event): void {
@@ -142,6 +196,8 @@ export class DashboardShell {
     const seq = ++this.#renderSeq;
     this.#leaveScreen();
     delete document.body.dataset.screen;
+    this.#toggleMenu(false);
+    if (this.#menu) this.#menu.textContent = `Menu · ${screen.title}`;
     for (const a of this.#nav.querySelectorAll("a")) {
       if (a.dataset.screen === screen.path) a.setAttribute("aria-current", "page");
       else a.removeAttribute("aria-current");
@@ -195,6 +251,8 @@ export class DashboardShell {
       },
       onLeave: (fn) => this.#leave.push(fn),
       notify: (message) => {
+        // A notice replaces whatever was said before it, errors included.
+        if (message) this.#clearErrors();
         this.#status.textContent = message;
       },
       live: this.#live!,

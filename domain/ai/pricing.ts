@@ -4,6 +4,9 @@
  * micro-cents per token, so costs stay exact integers.
  */
 
+/** The currency every price and cost is in (ISO 4217), said wherever a cost is shown. */
+export const COST_CURRENCY = "USD";
+
 interface Price {
   input: number;
   output: number;

@@ -36,7 +36,8 @@ export const syncCatalogueJob: JobHandler = {
       { domain: store.account, accessToken: await readCredential(deps.appKey, store) },
       {
         // The storefront is an integration: its allowance is CONTEXT_ALLOW_HOSTS, as for orders.
-        policy: (url: URL) => hostAllowancePolicy(deps.config.integrationAllowHosts, url),
+        policy: (url: URL) =>
+          hostAllowancePolicy(deps.config.integrationAllowHosts, url, "CONTEXT_ALLOW_HOSTS"),
         timeoutMs: Math.max(PAGE_TIMEOUT_MS, deps.config.customerContextTimeoutMs),
         baseUrl: deps.config.shopifyBaseUrl,
       },

@@ -3,8 +3,10 @@
  * server fetch its own network: private, loopback, link-local (cloud metadata
  * at 169.254.169.254), multicast and reserved addresses are refused after DNS
  * resolution, on the first request and on every redirect. CRAWL_ALLOW_PRIVATE
- * lifts the rule (intranet deployments); CRAWL_ALLOW_HOSTS lifts it for exact
- * `host:port` pairs only (the test suite's local site). Those two are the
+ * lifts the rule (intranet deployments); CRAWL_ALLOW_HOSTS lifts it for the
+ * hosts it lists, each `host` (any port) or `host:port` (that port only), as
+ * the other allowances read theirs. A refusal names the setting an operator
+ * changes to allow the address, so an owner knows whom to ask and what for. Those two are the
  * crawler's own: push endpoints and the customer-context integrations use the
  * same rule with their own allowance (host_allowance.ts).
  */
@@ -12,20 +14,41 @@ import type { Config } from "../../app/config.ts";
 
 export interface AddressPolicy {
   allowPrivate: boolean;
-  /** Exact `host:port` entries, lower-case. */
+  /** Entries `host` (any port) or `host:port`, lower-case. */
   allowHosts: string[];
+  /** The operator's setting that would allow a refused address, named in the refusal. */
+  allowSetting?: string;
+}
+
+/** The refusal's last sentence: which setting, with which entry, allows the address. */
+export function allowHint(url: URL, policy: AddressPolicy): string {
+  if (!policy.allowSetting) return "";
+  return ` To allow it, the server's operator adds "${
+    url.hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  }" (any port) or "${hostPort(url)}" to ${policy.allowSetting}.`;
+}
+
+function listed(policy: AddressPolicy, url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return policy.allowHosts.includes(host) || policy.allowHosts.includes(hostPort(url));
 }
 
 /** The target of a fetch was refused by the policy; never retried. */
 export class AddressRefused extends Error {
-  constructor(public readonly url: string, reason: string) {
-    super(`Refused to fetch ${url}: ${reason}.`);
+  constructor(public readonly url: string, reason: string, hint = "") {
+    super(`Refused to fetch ${url}: ${reason}.${hint}`);
     this.name = "AddressRefused";
   }
 }
 
-export function addressPolicy(config: Pick<Config, "crawlAllowPrivate" | "crawlAllowHosts">) {
-  return { allowPrivate: config.crawlAllowPrivate, allowHosts: config.crawlAllowHosts };
+export function addressPolicy(
+  config: Pick<Config, "crawlAllowPrivate" | "crawlAllowHosts">,
+): AddressPolicy {
+  return {
+    allowPrivate: config.crawlAllowPrivate,
+    allowHosts: config.crawlAllowHosts,
+    allowSetting: "CRAWL_ALLOW_HOSTS (or sets CRAWL_ALLOW_PRIVATE=true for every private address)",
+  };
 }
 
 function parseV4(ip: string): number[] | null {
@@ -142,11 +165,14 @@ export function literalAddressRefusal(raw: string, policy: AddressPolicy): strin
   const url = new URL(raw);
   const badName = hostNameProblem(url);
   if (badName) return `must name a valid host (${badName})`;
-  if (policy.allowPrivate || policy.allowHosts.includes(hostPort(url))) return null;
+  if (policy.allowPrivate || listed(policy, url)) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const local = isLocalName(host) ||
     ((parseV4(host) !== null || parseV6(host) !== null) && isPrivateAddress(host));
-  return local ? "must not point at a private, loopback or local address" : null;
+  return local
+    ? `must not point at a private, loopback or local address.${allowHint(url, policy)}`
+      .replace(/\.$/, "")
+    : null;
 }
 
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -179,14 +205,20 @@ export async function assertAddressAllowed(
   }
   const badName = hostNameProblem(url);
   if (badName) throw new AddressRefused(url.href, badName);
-  if (policy.allowPrivate || policy.allowHosts.includes(hostPort(url))) return;
+  if (policy.allowPrivate || listed(policy, url)) return;
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isLocalName(host)) throw new AddressRefused(url.href, "the host is a local name");
+  if (isLocalName(host)) {
+    throw new AddressRefused(url.href, "the host is a local name", allowHint(url, policy));
+  }
   const literal = parseV4(host) !== null || parseV6(host) !== null;
   const addresses = literal ? [host] : await resolve(host);
   // Not a refusal: DNS may be briefly down, so the job is retried.
   if (addresses.length === 0) throw new Error(`The host name of ${url.href} does not resolve.`);
   if (addresses.some(isPrivateAddress)) {
-    throw new AddressRefused(url.href, "the address is private, loopback or link-local");
+    throw new AddressRefused(
+      url.href,
+      "the address is private, loopback or link-local",
+      allowHint(url, policy),
+    );
   }
 }

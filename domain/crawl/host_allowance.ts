@@ -7,9 +7,14 @@
  */
 import type { AddressPolicy } from "./address_policy.ts";
 
-export function hostAllowancePolicy(allowHosts: string[], url: URL): AddressPolicy {
+/** `setting`: the variable's name, which a refusal names (address_policy.ts allowHint). */
+export function hostAllowancePolicy(
+  allowHosts: string[],
+  url: URL,
+  setting?: string,
+): AddressPolicy {
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === "http:" ? "80" : "443");
   const allowed = allowHosts.includes(host) || allowHosts.includes(`${host}:${port}`);
-  return { allowPrivate: allowed, allowHosts: [] };
+  return { allowPrivate: allowed, allowHosts: [], allowSetting: setting };
 }

@@ -18,7 +18,8 @@ export function integrationGuard(
   extra: Pick<GuardOptions, "onFailure"> = {},
 ): GuardOptions {
   return {
-    policy: (url: URL) => hostAllowancePolicy(config.integrationAllowHosts, url),
+    policy: (url: URL) =>
+      hostAllowancePolicy(config.integrationAllowHosts, url, "CONTEXT_ALLOW_HOSTS"),
     timeoutMs: config.customerContextTimeoutMs,
     baseUrl: service === "storefront" ? config.shopifyBaseUrl : config.stripeBaseUrl,
     ...extra,

@@ -25,6 +25,7 @@ import { type CsvCell, csvLine } from "./csv.ts";
 import type { ExportGate } from "./export_gate.ts";
 import { Unavailable } from "../errors.ts";
 import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
+import { stateWords } from "../conversations/state_words.ts";
 
 /**
  * How long a batch (its statement, and its rows turned into CSV) should take:
@@ -58,6 +59,8 @@ const COLUMNS: [string, (r: HistoryExportRow) => CsvCell][] = [
   ["bot_key", (r) => r.bot_key],
   ["status", (r) => r.status],
   ["handoff_state", (r) => r.handoff_state],
+  // The same words the screens use for the two wire values above (docs/vocabulary.md).
+  ["state", (r) => stateWords(r.status, r.handoff_state)],
   ["resolution", (r) => r.resolution],
   ["started_at", (r) => r.created_at.toISOString()],
   ["last_message_at", (r) => r.last_message_at.toISOString()],

@@ -12,12 +12,15 @@ import {
   resolveFilterNames,
 } from "../../db/conversation_history.ts";
 import { Invalid } from "../errors.ts";
+import type { ConversationStateCode } from "../conversations/state_words.ts";
 import { searchTerms } from "./search_terms.ts";
 
 export interface HistoryFilterInput {
   /** A bot's public key. */
   bot?: string;
   status?: "bot" | "agent" | "closed";
+  /** A state of docs/vocabulary.md (domain/conversations/state_words.ts). */
+  state?: ConversationStateCode;
   /** A user id, or "none" for unassigned conversations. */
   agent?: string;
   /** A tag id. */
@@ -73,6 +76,7 @@ export async function resolveHistoryFilter(
     else filter.assignee = names.agent;
   }
   if (input.status) filter.status = input.status;
+  if (input.state) filter.state = input.state;
   try {
     if (input.from !== undefined) filter.from = utcDay("from", input.from);
     if (input.to !== undefined) {

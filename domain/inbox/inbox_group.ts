@@ -41,7 +41,15 @@ export function waitingReason(
   return c.ai_failure ?? "The visitor asked for a person.";
 }
 
-/** How an inbox names a visitor who gave no name: stable, short, from the widget's id. */
+/** Ids up to this length are shown whole: an integration's `api-visitor-1` stays readable. */
+const WHOLE_ID_CHARS = 16;
+
+/**
+ * How an inbox names a visitor who gave no name: stable, short, from the
+ * widget's id: a short id whole, a long generated one (a UUID) by its last six
+ * characters, which cut a short readable id mid-word ("itor-1").
+ */
 export function visitorDisplayName(name: string | null, visitorId: string): string {
-  return name?.trim() || `Visitor ${visitorId.slice(-6)}`;
+  const id = visitorId.length <= WHOLE_ID_CHARS ? visitorId : visitorId.slice(-6);
+  return name?.trim() || `Visitor ${id}`;
 }

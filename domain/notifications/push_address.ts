@@ -13,7 +13,7 @@ import {
 import { hostAllowancePolicy } from "../crawl/host_allowance.ts";
 
 export function pushAddressPolicy(config: NotificationConfig, url: URL): AddressPolicy {
-  return hostAllowancePolicy(config.pushAllowHosts, url);
+  return hostAllowancePolicy(config.pushAllowHosts, url, "PUSH_ALLOW_HOSTS");
 }
 
 /** Throws AddressRefused for a forbidden endpoint, a plain Error when DNS fails. */

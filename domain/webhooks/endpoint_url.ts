@@ -10,6 +10,7 @@ import type { WebhookConfig } from "../../app/config.ts";
 import {
   type AddressPolicy,
   AddressRefused,
+  allowHint,
   assertAddressAllowed,
   literalAddressRefusal,
   type Resolver,
@@ -23,7 +24,7 @@ function exempt(config: WebhookConfig, url: URL): boolean {
 }
 
 export function webhookAddressPolicy(config: WebhookConfig, url: URL): AddressPolicy {
-  return { allowPrivate: exempt(config, url), allowHosts: [] };
+  return { allowPrivate: exempt(config, url), allowHosts: [], allowSetting: "WEBHOOK_ALLOW_HOSTS" };
 }
 
 /** The URL as stored, or Invalid on `url` naming what is wrong with it. */
@@ -35,7 +36,12 @@ export function checkEndpointUrl(config: WebhookConfig, raw: string): string {
     throw Invalid.field("url", "The url must be an absolute https URL.");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && exempt(config, url))) {
-    throw Invalid.field("url", "The url must use https.");
+    throw Invalid.field(
+      "url",
+      `The url must use https. To allow http for this host, the server's operator adds ` +
+        `"${url.hostname.toLowerCase()}" (any port) or "${url.host.toLowerCase()}" to ` +
+        "WEBHOOK_ALLOW_HOSTS.",
+    );
   }
   if (url.username || url.password) {
     throw Invalid.field("url", "The url must not contain credentials.");
@@ -53,7 +59,11 @@ export async function assertWebhookTargetAllowed(
   resolve?: Resolver,
 ): Promise<void> {
   if (url.protocol === "http:" && !exempt(config, url)) {
-    throw new AddressRefused(url.href, "http is allowed only for WEBHOOK_ALLOW_HOSTS");
+    throw new AddressRefused(
+      url.href,
+      "http is allowed only for hosts in WEBHOOK_ALLOW_HOSTS",
+      allowHint(url, webhookAddressPolicy(config, url)),
+    );
   }
   await assertAddressAllowed(url, webhookAddressPolicy(config, url), resolve);
 }

@@ -6,6 +6,7 @@
  */
 import type { ActiveConversation } from "../../clients/agent_client.ts";
 import { fill, h } from "./dom.ts";
+import { SECTION_WORDS } from "../../domain/conversations/state_words.ts";
 
 export type ConversationAction =
   | "takeover"
@@ -118,7 +119,11 @@ export class ConversationView {
         h(
           "p",
           { class: "conv-sub" },
-          h("span", { class: `badge status-${c.group}`, "data-status": c.status }, c.group),
+          h(
+            "span",
+            { class: `badge status-${c.group}`, "data-status": c.status },
+            SECTION_WORDS[c.group],
+          ),
           ` ${c.chatbot}`,
           c.assigned_to ? ` · ${c.mine ? "assigned to you" : `assigned to ${c.assigned_to}`}` : "",
           c.blocked ? " · blocked" : "",

@@ -2,15 +2,12 @@
 /** The inbox pane: the sections with their counts, a text filter, and the rows. */
 import type { InboxFilter, InboxRow, InboxView } from "../../clients/agent_client.ts";
 import { fill, h } from "./dom.ts";
+import { SECTION_WORDS } from "../../domain/conversations/state_words.ts";
 
-export const SECTIONS: { filter: InboxFilter; label: string }[] = [
-  { filter: "waiting", label: "Waiting" },
-  { filter: "mine", label: "Mine" },
-  { filter: "team", label: "Team" },
-  { filter: "ai", label: "AI" },
-  { filter: "resolved", label: "Resolved" },
-  { filter: "all", label: "All open" },
-];
+/** The sections in the words of docs/vocabulary.md; "With a human" is "With you" + "With a teammate". */
+export const SECTIONS: { filter: InboxFilter; label: string }[] = (
+  ["waiting", "mine", "team", "human", "ai", "resolved", "all"] as const
+).map((filter) => ({ filter, label: SECTION_WORDS[filter] }));
 
 function sectionCount(view: InboxView, filter: InboxFilter): number {
   switch (filter) {
@@ -134,7 +131,7 @@ function rowItem(r: InboxRow, selected: boolean): HTMLLIElement {
     h(
       "div",
       { class: "row-meta" },
-      h("span", { class: `badge status-${r.group}` }, r.group),
+      h("span", { class: `badge status-${r.group}` }, SECTION_WORDS[r.group]),
       r.unread > 0 ? h("span", { class: "badge unread" }, `${r.unread} new`) : null,
       r.waiting_seconds !== null
         ? h("span", { class: "badge waiting" }, `waiting ${waited(r.waiting_seconds)}`)

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { dashboardProcedure } from "../trpc.ts";
 import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
+import { serverRouting } from "../../domain/ai/server_routing.ts";
 import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
@@ -22,12 +23,22 @@ export const listKeys = dashboardProcedure
       method: "GET",
       path: "/api/dashboard/keys",
       summary: "The eight providers, with whether a key is stored and its last four",
+      description: "`server` says what the operator set for every workspace: `ai_base_url` " +
+        "(every provider's calls go to the AI_BASE_URL server), `ai_api_key` (AI_API_KEY " +
+        "answers for a provider with no stored key), and `note`, a sentence for the screen.",
     },
   })
   .input(z.object({}))
-  .output(providerKeyList)
+  .output(providerKeyList.extend({
+    server: z.object({
+      ai_base_url: z.boolean(),
+      ai_api_key: z.boolean(),
+      note: z.string().nullable(),
+    }),
+  }))
   .query(async ({ ctx }) => ({
     data: await listProviderKeyViews(ctx.deps.sql, ctx.auth!.workspace.id),
+    server: serverRouting(ctx.deps.config),
   }));
 
 export const putKey = dashboardProcedure

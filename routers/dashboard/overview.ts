@@ -4,6 +4,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { monthAnalyticsSchema } from "../portal/insights.ts";
 import { dashboardOverview } from "../../domain/dashboard/overview.ts";
 import { usageSeries } from "../../domain/dashboard/usage_series.ts";
+import { COST_CURRENCY } from "../../domain/ai/pricing.ts";
 
 export const overview = dashboardProcedure
   .meta({
@@ -12,7 +13,8 @@ export const overview = dashboardProcedure
       path: "/api/dashboard/overview",
       summary: "This month's usage against the plan, and the month's analytics",
       description: "`usage` puts messages, bots and seats beside the plan's limits " +
-        "(`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`.",
+        "(`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`; " +
+        "`cost_currency` is the ISO 4217 currency of `month.cost` (model prices are in US dollars).",
     },
   })
   .input(z.object({}))
@@ -28,8 +30,12 @@ export const overview = dashboardProcedure
       agent_seats: z.int(),
     }),
     month: monthAnalyticsSchema,
+    cost_currency: z.string(),
   }))
-  .query(({ ctx }) => dashboardOverview(ctx.deps.sql, ctx.auth!.workspace.id, ctx.now));
+  .query(async ({ ctx }) => ({
+    ...await dashboardOverview(ctx.deps.sql, ctx.auth!.workspace.id, ctx.now),
+    cost_currency: COST_CURRENCY,
+  }));
 
 const counts = z.array(z.int());
 

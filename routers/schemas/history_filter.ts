@@ -17,6 +17,12 @@ export const historyFilterShape = {
   status: z.enum(["bot", "agent", "closed"]).optional().meta({
     description: "`bot` (with the AI), `agent` (with a human) or `closed`.",
   }),
+  state: z.enum(["ai", "waiting", "human", "resolved"]).optional().meta({
+    description: "Where the conversation stands, in the words of docs/vocabulary.md: `ai` " +
+      "(with the AI, nobody asked for a person), `waiting` (waiting for a human: status `bot` " +
+      "with handoff_state `handoff_pending`), `human` (with a human) or `resolved`.",
+    example: "waiting",
+  }),
   agent: z.union([z.literal("none"), id]).optional().meta({
     description: "The assigned member's user id, or `none` for unassigned conversations.",
     example: "12",

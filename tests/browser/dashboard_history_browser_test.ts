@@ -61,10 +61,10 @@ Deno.test("dashboard conversation history in headless Chromium", serverTestOptio
       // The visitor's markup is text in the list.
       assertEquals(await owner.locator(".history-list img").count(), 0);
       await shot(owner, "history-search-desktop");
-      await search.locator("select[name=status]").selectOption("agent");
+      await search.locator("select[name=state]").selectOption("human");
       await search.getByRole("button", { name: "Search" }).click();
       await owner.getByText("No conversation matches.").waitFor();
-      await search.locator("select[name=status]").selectOption("");
+      await search.locator("select[name=state]").selectOption("");
       await search.getByRole("button", { name: "Search" }).click();
       await owner.getByText("1 conversation shown.").waitFor();
     });

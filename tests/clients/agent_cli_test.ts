@@ -104,7 +104,11 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
     await t.step("inbox lists the visitor's conversation, in text and JSON", async () => {
       const text = await agent(["inbox", "--filter", "ai"]);
       assertEquals(text.code, 0, text.stderr);
-      assertMatch(text.stdout, /^waiting \d+ · mine \d+ · team \d+ · ai \d+ · resolved \d+/);
+      // The words of docs/vocabulary.md, as the web inbox's tabs say them.
+      assertMatch(
+        text.stdout,
+        /^Waiting for a human \d+ · With you \d+ · With a teammate \d+ · With the AI \d+ · Resolved \d+/,
+      );
       assertOk(text.stdout.includes(id));
       assertOk(text.stdout.includes("Happy to help."));
       const json = await agent(["inbox", "--json"]);
@@ -140,9 +144,9 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
     });
 
     await t.step("ownership commands; a refused one is exit 1, an unknown id exit 4", async () => {
-      // In the web inbox's words (mine, ai, resolved); --json keeps the API's status.
-      assertEquals((await agent(["release", id])).stdout.trim(), `${id}: ai`);
-      assertEquals((await agent(["takeover", id])).stdout.trim(), `${id}: mine`);
+      // In the web inbox's words (docs/vocabulary.md); --json keeps the API's status.
+      assertEquals((await agent(["release", id])).stdout.trim(), `${id}: With the AI`);
+      assertEquals((await agent(["takeover", id])).stdout.trim(), `${id}: With you`);
       const resolved = await agent(["resolve", id, "--json"]);
       assertEquals(JSON.parse(resolved.stdout), {
         conversation: id,
@@ -152,7 +156,7 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
       const refused = await agent(["takeover", id]);
       assertEquals(refused.code, 1);
       assertEquals(refused.stderr.trim().split("\n").length, 1);
-      assertEquals((await agent(["reopen", id])).stdout.trim(), `${id}: ai`);
+      assertEquals((await agent(["reopen", id])).stdout.trim(), `${id}: With the AI`);
       const unknown = await agent(["open", crypto.randomUUID(), "--json"]);
       assertEquals(unknown.code, 4);
       assertEquals(JSON.parse(unknown.stderr).status, 404);
@@ -169,7 +173,10 @@ Deno.test("agent CLI", serverTestOptions, async (t) => {
         }
         assertOk(lines.every((l) => !l.includes(id)), "nothing about quiet conversations");
         // The web inbox's section word, not the API's status.
-        assertOk(lines.some((l) => l.includes(created) && l.includes("(ai)")), lines.join("\n"));
+        assertOk(
+          lines.some((l) => l.includes(created) && l.includes("(With the AI)")),
+          lines.join("\n"),
+        );
         assertOk(lines.every((l) => !l.includes("via poll")), lines.join("\n"));
         return true;
       });

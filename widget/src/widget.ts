@@ -18,6 +18,7 @@ import { ScreenShare } from "./screen_share.ts";
 import { ratingCard } from "./rating_card.ts";
 import { productCards } from "./product_cards.ts";
 import { VisitorStore } from "./storage.ts";
+import { VISITOR_NOTES } from "../../domain/conversations/state_words.ts";
 import type { ChatMessage, ConversationState, HeartbeatReply, WidgetConfig } from "./types.ts";
 import { mountView, type View } from "./view.ts";
 
@@ -302,21 +303,25 @@ export class Widget {
   private async requestHuman(): Promise<void> {
     const id = this.conversationId;
     if (!id) return;
+    // The pre-chat form's address, when it asked for one: sent with the request, never asked again.
+    const known = storedDetails(this.store)?.email?.trim() || undefined;
     try {
-      const state = await this.api.handoff(this.visitorId, id);
+      const state = await this.api.handoff(this.visitorId, id, known);
       this.applyState(state, true);
       // Said once per conversation, from this answer only: the socket may bring the new
       // state first, and only this answer says whether anyone is there.
       if (state.handoff_state !== "handoff_pending" || this.asked === id) return;
       this.asked = id;
       if (state.agents_online) {
-        this.log.note("We've asked a teammate to join. You'll get their reply right here.");
+        this.log.note(VISITOR_NOTES.waiting);
         return;
       }
       // Say so plainly instead of promising a teammate; the AI keeps answering.
-      this.log.note(
-        "No teammate is online right now. Leave your e-mail and we'll reply there; meanwhile I'm still here to help.",
-      );
+      if (known) {
+        this.log.note(VISITOR_NOTES.waitingReplyTo(known));
+        return;
+      }
+      this.log.note(VISITOR_NOTES.waitingNobodyOnline);
       this.log.card(emailCard(async (email) => {
         await this.api.handoff(this.visitorId, id, email);
         return `Thanks! We'll reply to ${email}.`;
@@ -362,11 +367,11 @@ export class Widget {
     if (
       announce && before?.handoff_state !== s.handoff_state && s.handoff_state === "human_connected"
     ) {
-      this.log.note("A teammate joined the chat.");
+      this.log.note(VISITOR_NOTES.human);
     }
     if (s.status === "closed" && this.config.features.rating && !this.ratingShown) {
       this.ratingShown = true;
-      if (announce) this.log.note("This conversation was closed.");
+      if (announce) this.log.note(VISITOR_NOTES.resolved);
       if (!this.store.get(`rated:${s.conversation_id}`)) {
         const convId = s.conversation_id;
         this.log.card(ratingCard(async (rating, comment) => {

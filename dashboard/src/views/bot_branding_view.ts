@@ -21,23 +21,39 @@ import {
   RECOMMEND_MODES,
   THEMES,
 } from "../../../domain/chatbots/branding.ts";
+import {
+  type Choices,
+  COMPOSER_WORDS,
+  FLAG_WORDS,
+  FREQUENCY_WORDS,
+  LAUNCHER_WORDS,
+  LAYOUT_WORDS,
+  POSITION_WORDS,
+  RECOMMEND_WORDS,
+  THEME_WORDS,
+} from "./branding_words.ts";
 
 type BrandingDraft = NonNullable<DashboardInputs["updateBot"]["branding"]>;
 
-const FLAGS = [
-  ["sound", "Sound on new messages"],
-  ["screen_share", "Screen sharing"],
-  ["copilot", "Copilot"],
-  ["auto_actions", "Automatic actions"],
-  ["copilot_use_profile", "Copilot uses the visitor's profile"],
-  ["copilot_autostart", "Copilot starts by itself"],
-  ["live_visitors", "Live visitors"],
-  ["behavior_tracking", "Behaviour tracking"],
-] as const;
 const PRECHAT_FIELDS = [["name", "Name"], ["email", "E-mail"], ["phone", "Phone"]] as const;
 
-const select = (name: string, options: readonly string[], value: string) =>
-  h("select", { name }, ...options.map((o) => h("option", { value: o, selected: o === value }, o)));
+/** A select of codes shown in words (branding_words.ts); the code stays the value sent. */
+const select = (name: string, options: readonly string[], value: string, words: Choices) =>
+  h(
+    "select",
+    { name },
+    ...options.map((o) => h("option", { value: o, selected: o === value }, words[o]?.[0] ?? o)),
+  );
+
+/** A labelled select whose hint says, in one line, what the chosen option does. */
+function choiceField(label: string, control: HTMLSelectElement, words: Choices): HTMLElement {
+  const wrap = field(label, control, words[control.value]?.[1] ?? "");
+  const hint = wrap.querySelector<HTMLElement>(".hint");
+  control.addEventListener("change", () => {
+    if (hint) hint.textContent = words[control.value]?.[1] ?? "";
+  });
+  return wrap;
+}
 const checkbox = (name: string, checked: boolean) =>
   h("input", { type: "checkbox", name, checked });
 const lines = (text: string) => text.split("\n").map((l) => l.trim()).filter(Boolean);
@@ -56,12 +72,22 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
       value: /^#[0-9a-f]{6}$/i.test(b.primary_color) ? b.primary_color : "#4f46e5",
       "aria-label": "Pick the primary colour",
     }),
-    theme: select("branding.theme", THEMES, b.theme),
-    layout: select("branding.layout", LAYOUTS, b.layout),
-    launcher: select("branding.launcher", LAUNCHERS, b.launcher),
-    position: select("branding.position", ["right", "left"], b.position),
-    composer_style: select("branding.composer_style", COMPOSER_STYLES, b.composer_style),
-    recommend_mode: select("branding.recommend_mode", RECOMMEND_MODES, b.recommend_mode),
+    theme: select("branding.theme", THEMES, b.theme, THEME_WORDS),
+    layout: select("branding.layout", LAYOUTS, b.layout, LAYOUT_WORDS),
+    launcher: select("branding.launcher", LAUNCHERS, b.launcher, LAUNCHER_WORDS),
+    position: select("branding.position", ["right", "left"], b.position, POSITION_WORDS),
+    composer_style: select(
+      "branding.composer_style",
+      COMPOSER_STYLES,
+      b.composer_style,
+      COMPOSER_WORDS,
+    ),
+    recommend_mode: select(
+      "branding.recommend_mode",
+      RECOMMEND_MODES,
+      b.recommend_mode,
+      RECOMMEND_WORDS,
+    ),
     launcher_text: input("branding.launcher_text", b.launcher_text, { maxlength: 40 }),
     title: input("branding.title", b.title, { maxlength: 60 }),
     subtitle: input("branding.subtitle", b.subtitle, { maxlength: 120 }),
@@ -91,12 +117,18 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
     }),
     p_exit: checkbox("branding.proactive.exit_intent", p.exit_intent),
     p_url: input("branding.proactive.url_contains", p.url_contains, { maxlength: 200 }),
-    p_frequency: select("branding.proactive.frequency", PROACTIVE_FREQUENCIES, p.frequency),
+    p_frequency: select(
+      "branding.proactive.frequency",
+      PROACTIVE_FREQUENCIES,
+      p.frequency,
+      FREQUENCY_WORDS,
+    ),
     prechat_enabled: checkbox("branding.prechat.enabled", bot.prechat.enabled),
   };
-  const flags = FLAGS.map(([name, label]) => ({
+  const flags = FLAG_WORDS.map(([name, label, help]) => ({
     name,
     label,
+    help,
     box: checkbox(`branding.${name}`, b[name]),
   }));
   const prechatRows = PRECHAT_FIELDS.map(([name, label]) => {
@@ -150,19 +182,27 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
     },
   });
 
-  const frame = h("iframe", {
-    class: "preview-frame",
-    title: "Live preview of the chat widget",
-    "data-preview": "",
-  });
+  // Two frames: the page with the launcher (text, colour, position) and the open chat.
+  const frames = (["closed", "open"] as const).map((state) =>
+    h("iframe", {
+      class: `preview-frame preview-${state}`,
+      title: state === "open"
+        ? "Live preview of the open chat widget"
+        : "Live preview of the launcher on a page",
+      "data-preview": state,
+    })
+  );
   let version = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const showPreview = () => {
     const { branding } = draft();
-    const fragment = encodeURIComponent(
-      JSON.stringify({ branding, prechat: branding.prechat, open: true }),
-    );
-    frame.src = `/dashboard/preview?key=${encodeURIComponent(key)}&v=${++version}#${fragment}`;
+    ++version;
+    frames.forEach((frame, i) => {
+      const fragment = encodeURIComponent(
+        JSON.stringify({ branding, prechat: branding.prechat, open: i === 1 }),
+      );
+      frame.src = `/dashboard/preview?key=${encodeURIComponent(key)}&v=${version}#${fragment}`;
+    });
   };
   const schedule = () => {
     clearTimeout(timer);
@@ -206,14 +246,14 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
         "Primary colour",
         h("span", { class: "colour-pair" }, el.colour_picker, el.primary_color),
       ),
-      field("Theme", el.theme),
-      field("Layout", el.layout),
-      field("Composer", el.composer_style),
+      choiceField("Theme", el.theme, THEME_WORDS),
+      choiceField("Layout", el.layout, LAYOUT_WORDS),
+      choiceField("Composer", el.composer_style, COMPOSER_WORDS),
     ),
     group(
       "Launcher",
-      field("Launcher", el.launcher),
-      field("Position", el.position),
+      choiceField("Launcher", el.launcher, LAUNCHER_WORDS),
+      choiceField("Position", el.position, POSITION_WORDS),
       field("Launcher text", el.launcher_text),
     ),
     group(
@@ -244,7 +284,7 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
       field("Or after scrolling (%)", el.p_scroll),
       field("On exit intent", el.p_exit),
       field("Only where the address contains", el.p_url),
-      field("How often", el.p_frequency),
+      choiceField("How often", el.p_frequency, FREQUENCY_WORDS),
     ),
     group(
       "Pre-chat form",
@@ -262,8 +302,15 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
     ),
     group(
       "Features",
-      ...flags.map((f) => h("label", { class: "check" }, f.box, ` ${f.label}`)),
-      field("Recommendations", el.recommend_mode),
+      ...flags.map((f) =>
+        h(
+          "label",
+          { class: "check flag wide" },
+          f.box,
+          h("span", null, h("strong", null, f.label), h("span", { class: "hint" }, f.help)),
+        )
+      ),
+      choiceField("Product recommendations", el.recommend_mode, RECOMMEND_WORDS),
     ),
     error,
     canManage ? h("div", { class: "form-actions" }, save) : null,
@@ -289,7 +336,17 @@ export async function botBrandingView(ctx: ScreenContext, key: string): Promise<
       "div",
       { class: "branding" },
       form,
-      h("div", { class: "preview-pane" }, h("h2", null, "Preview"), frame),
+      h(
+        "div",
+        { class: "preview-pane", "aria-label": "Preview" },
+        h("h2", null, "Preview"),
+        h(
+          "div",
+          { class: "preview-frames" },
+          h("figure", null, frames[0], h("figcaption", null, "Closed: the launcher")),
+          h("figure", null, frames[1], h("figcaption", null, "Open")),
+        ),
+      ),
     ),
   );
 }

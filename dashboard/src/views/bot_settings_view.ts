@@ -9,7 +9,7 @@ import { h } from "../../../inbox/src/dom.ts";
 import type { ScreenContext } from "../screen.ts";
 import { errorLine, failureText, field, pageHeader, readOnlyNote, showFieldErrors } from "../ui.ts";
 import { botTabs } from "./bot_tabs.ts";
-import { providerSelect } from "./bot_fields.ts";
+import { providerSelect, routingHint } from "./bot_fields.ts";
 import { allowedSitesCard } from "./allowed_sites_card.ts";
 
 export async function botSettingsView(ctx: ScreenContext, key: string): Promise<HTMLElement> {
@@ -19,7 +19,7 @@ export async function botSettingsView(ctx: ScreenContext, key: string): Promise<
   ]);
   const canManage = ctx.can("manage-chatbots");
   const name = h("input", { name: "name", value: bot.name, required: true, maxlength: 120 });
-  const provider = providerSelect(keys.data, bot.provider);
+  const provider = providerSelect(keys, bot.provider);
   const model = h("input", { name: "model", value: bot.model, required: true, maxlength: 120 });
   const persona = h("textarea", { name: "persona", maxlength: 2000 }, bot.persona);
   const instructions = h("textarea", { name: "instructions", maxlength: 4000 }, bot.instructions);
@@ -61,7 +61,7 @@ export async function botSettingsView(ctx: ScreenContext, key: string): Promise<
       { class: "form-grid" },
       field("Name", name),
       field("Language", language, "Fixed: it decides how the knowledge is indexed."),
-      field("Provider", provider),
+      field("Provider", provider, routingHint(keys)),
       field("Model", model),
       h("div", { class: "wide" }, field("Persona", persona)),
       h("div", { class: "wide" }, field("Instructions", instructions)),

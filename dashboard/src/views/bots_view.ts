@@ -19,7 +19,7 @@ import {
 import { botSettingsView } from "./bot_settings_view.ts";
 import { botKnowledgeView } from "./bot_knowledge_view.ts";
 import { botBrandingView } from "./bot_branding_view.ts";
-import { LANGUAGES, providerSelect } from "./bot_fields.ts";
+import { LANGUAGES, providerSelect, routingHint } from "./bot_fields.ts";
 
 type Bot = DashboardOutputs["listBots"]["data"][number];
 type Provider = DashboardOutputs["listKeys"]["data"][number];
@@ -50,9 +50,9 @@ function botRow(bot: Bot, providers: Provider[]): HTMLElement {
   );
 }
 
-function createForm(ctx: ScreenContext, providers: Provider[]): HTMLElement {
+function createForm(ctx: ScreenContext, keys: DashboardOutputs["listKeys"]): HTMLElement {
   const name = h("input", { name: "name", required: true, maxlength: 120 });
-  const provider = providerSelect(providers, "provider_1");
+  const provider = providerSelect(keys, "provider_1");
   const model = h("input", { name: "model", value: "gpt-4o-mini", required: true, maxlength: 120 });
   const persona = h("textarea", { name: "persona", maxlength: 2000 });
   const instructions = h("textarea", { name: "instructions", maxlength: 4000 });
@@ -100,7 +100,7 @@ function createForm(ctx: ScreenContext, providers: Provider[]): HTMLElement {
       { class: "form-grid" },
       field("Name", name),
       field("Language", language, "How its knowledge is indexed; fixed once created."),
-      field("Provider", provider),
+      field("Provider", provider, routingHint(keys)),
       field("Model", model),
       h("div", { class: "wide" }, field("Persona", persona)),
       h("div", { class: "wide" }, field("Instructions", instructions)),
@@ -159,7 +159,7 @@ async function botList(ctx: ScreenContext): Promise<HTMLElement> {
         { class: "limit-note", role: "note" },
         `Your plan allows ${limit} bots and you have ${bots.data.length}. Delete one, or change plans, to create another.`,
       )
-      : createForm(ctx, keys.data),
+      : createForm(ctx, keys),
   );
 }
 

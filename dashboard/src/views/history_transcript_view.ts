@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * One conversation of the history, read-only (`#/conversations/<id>`): its
- * facts (bot, visitor, status, agent, tags, rating, summary), then messages,
+ * facts (bot, visitor, state, agent, tags, rating, summary), then messages,
  * private notes and ownership events on one timeline. Everything a visitor
  * or an agent wrote goes in as text (inbox/src/dom.ts), never as markup.
  */
@@ -9,6 +9,7 @@ import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { ScreenContext } from "../screen.ts";
 import { formatDate, pageHeader } from "../ui.ts";
+import { stateWords } from "../../../domain/conversations/state_words.ts";
 
 type Transcript = DashboardOutputs["showConversation"]["data"];
 
@@ -95,7 +96,10 @@ export async function transcriptView(ctx: ScreenContext, id: string): Promise<HT
       "dl",
       { class: "transcript-facts card" },
       fact("Bot", c.bot.name),
-      fact("Status", `${c.status}${c.resolution ? ` (${c.resolution})` : ""}`),
+      fact(
+        "State",
+        `${stateWords(c.status, c.handoff_state)}${c.resolution ? ` (${c.resolution})` : ""}`,
+      ),
       fact("Agent", c.assigned_to?.name ?? null),
       fact("Tags", tags),
       fact(

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * Conversation history: every conversation of the workspace, filtered by bot,
- * status, agent, tag, start date and rating, searched over its messages' text,
+ * state (the words of docs/vocabulary.md, "Waiting for a human" among them), agent, tag, start date and rating, searched over its messages' text,
  * newest started first with "Load more" (the server's keyset cursor), and the
  * filtered list exported as CSV. A row opens the read-only transcript
  * (`#/conversations/<id>`, history_transcript_view.ts). The filter is kept
@@ -16,17 +16,17 @@ import {
 import type { Screen, ScreenContext } from "../screen.ts";
 import { errorLine, field, formatDate, pageHeader, saveCsv, showFieldErrors } from "../ui.ts";
 import { transcriptView } from "./history_transcript_view.ts";
+import {
+  conversationState,
+  STATE_CODES,
+  STATE_WORDS,
+  stateWords,
+} from "../../../domain/conversations/state_words.ts";
 
 type Row = DashboardOutputs["listConversations"]["data"][number];
 
 const PER_PAGE = "25";
 let kept: HistoryFilter = {};
-
-const STATUS_LABEL: Record<Row["status"], string> = {
-  bot: "With the AI",
-  agent: "With a human",
-  closed: "Closed",
-};
 
 function select(name: string, options: [string, string][], value: string | undefined) {
   return h(
@@ -61,7 +61,15 @@ function row(r: Row): HTMLElement {
       who,
       r.visitor.email && r.visitor.name ? h("div", { class: "muted" }, r.visitor.email) : null,
     ),
-    h("td", null, h("span", { class: `pill status-${r.status}` }, STATUS_LABEL[r.status])),
+    h(
+      "td",
+      null,
+      h(
+        "span",
+        { class: `pill status-${r.status} state-${conversationState(r.status, r.handoff_state)}` },
+        stateWords(r.status, r.handoff_state),
+      ),
+    ),
     h("td", { "data-label": "Agent" }, r.assigned_to?.name ?? "—"),
     h("td", { "data-label": "Tags" }, tagChips(r.tags)),
     h(
@@ -98,10 +106,10 @@ async function filterForm(
     ["", "All bots"],
     ...bots.data.map((b) => [b.public_key, b.name] as [string, string]),
   ], f.bot);
-  const status = select("status", [["", "Any status"], ["bot", "With the AI"], [
-    "agent",
-    "With a human",
-  ], ["closed", "Closed"]], f.status);
+  const state = select("state", [
+    ["", "Any state"],
+    ...STATE_CODES.map((code) => [code, STATE_WORDS[code]] as [string, string]),
+  ], f.state);
   const agent = select(
     "agent",
     [
@@ -127,7 +135,7 @@ async function filterForm(
   );
   const read = (): HistoryFilter => {
     const out: Record<string, string> = {};
-    for (const el of [q, from, to, bot, status, agent, tag, rating]) {
+    for (const el of [q, from, to, bot, state, agent, tag, rating]) {
       if (el.value.trim()) out[el.name] = el.value.trim();
     }
     return out as HistoryFilter;
@@ -156,7 +164,7 @@ async function filterForm(
     },
     h("div", { class: "wide" }, field("Search messages", q)),
     field("Bot", bot),
-    field("Status", status),
+    field("State", state),
     field("Agent", agent),
     field("Tag", tag),
     field("Started from", from),
@@ -171,7 +179,7 @@ async function filterForm(
         onClick: () => {
           form.reset();
           for (const el of [q, from, to]) el.value = "";
-          for (const el of [bot, status, agent, tag, rating]) el.value = "";
+          for (const el of [bot, state, agent, tag, rating]) el.value = "";
           onApply({});
         },
       }, "Clear"),
@@ -265,7 +273,7 @@ export const historyScreen: Screen = {
             h(
               "tr",
               null,
-              ["Started", "Bot", "Visitor", "Status", "Agent", "Tags", "Rating", "Messages", "Text"]
+              ["Started", "Bot", "Visitor", "State", "Agent", "Tags", "Rating", "Messages", "Text"]
                 .map((t) => h("th", null, t)),
             ),
           ),

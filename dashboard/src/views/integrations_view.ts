@@ -36,7 +36,7 @@ const WHAT: Record<Integration["service"], string> = {
 
 const STATE: Record<Integration["state"], [label: string, tone: string]> = {
   not_linked: ["Not linked", "inactive"],
-  untested: ["Not tested", "pending"],
+  untested: ["Linked, not tested yet", "pending"],
   connected: ["Connected", "ready"],
   failing: ["Failing", "failed"],
 };
@@ -46,7 +46,15 @@ function testResult(r: TestResult): HTMLElement {
   return h(
     "div",
     { class: `test-result ${r.ok ? "ok" : "failed"}` },
-    h("strong", null, r.ok ? "Connection works. " : "Connection failed. "),
+    h(
+      "strong",
+      null,
+      r.ok
+        ? "Connection works. "
+        : r.tested === "given"
+        ? "The connection test failed (nothing was saved). "
+        : "The connection test failed. ",
+    ),
     h("span", { class: "test-message" }, r.message),
     r.warnings.length
       ? h("ul", { class: "warnings" }, ...r.warnings.map((w) => h("li", null, w)))
@@ -82,14 +90,7 @@ function details(i: Integration): HTMLElement {
           ? "Never tested"
           : null,
       ),
-      row(
-        "Catalogue",
-        c && i.linked
-          ? `${CATALOGUE[c.status]}: ${c.products} product${c.products === 1 ? "" : "s"}` +
-            (c.synced_at ? `, last ${formatDate(c.synced_at)}` : "") +
-            (c.error ? ` (${c.error})` : "")
-          : null,
-      ),
+      row("Catalogue", c && i.linked ? catalogueWords(c) : null),
     ].flat().filter((x) => x !== null),
   );
 }
@@ -132,6 +133,8 @@ function linkForm(
     ...(shop ? { shop: shop.value } : {}),
   });
   const save = h("button", { type: "submit", class: "primary" }, i.linked ? "Replace" : "Link");
+  // The last test of typed values: linking those same values after it failed asks first.
+  let failedTest: { values: string; message: string } | null = null;
   const test = h("button", {
     type: "button",
     onClick: async () => {
@@ -139,7 +142,9 @@ function linkForm(
       test.disabled = true;
       error.textContent = "";
       try {
-        show(await ctx.client.testIntegration.mutate(values()));
+        const r = await ctx.client.testIntegration.mutate(values());
+        failedTest = r.ok ? null : { values: JSON.stringify(values()), message: r.message };
+        show(r);
       } catch (err) {
         error.textContent = showFieldErrors(form, err);
       } finally {
@@ -154,10 +159,20 @@ function linkForm(
       "aria-label": `${TITLE[i.service]} credentials`,
       onSubmit: async (e) => {
         e.preventDefault();
+        const anyway = failedTest?.values === JSON.stringify(values());
+        if (
+          anyway &&
+          !confirm(
+            `The ${TITLE[i.service].toLowerCase()} did not answer the test: ` +
+              `${failedTest?.message ?? ""} ${i.linked ? "Replace" : "Link"} it anyway? Agents ` +
+              "will see nothing from it until it answers.",
+          )
+        ) return;
         save.disabled = true;
         try {
           await ctx.client.linkIntegration.mutate(values());
-          forget();
+          // Linked although its test failed: the card keeps saying so ("Test failed").
+          if (!anyway) forget();
           ctx.notify(`${TITLE[i.service]} ${i.linked ? "credentials replaced" : "linked"}.`);
           refresh();
         } catch (err) {
@@ -194,6 +209,20 @@ function formPlace(i: Integration, form: HTMLElement): HTMLElement {
   );
 }
 
+/**
+ * The catalogue's line: a failed sync says what failed first, and "0 products" is
+ * not shown as if a queued sync had found none.
+ */
+function catalogueWords(c: NonNullable<Integration["catalogue"]>): string {
+  const count = `${c.products} product${c.products === 1 ? "" : "s"}`;
+  const last = c.synced_at ? `, last synced ${formatDate(c.synced_at)}` : "";
+  if (c.error) {
+    const again = c.status === "pending" || c.status === "syncing" ? " Trying again (queued)." : "";
+    return `The last sync failed: ${c.error}${again}${c.products ? ` Kept: ${count}${last}.` : ""}`;
+  }
+  return `${CATALOGUE[c.status]}${c.products || c.status === "ready" ? `: ${count}` : ""}${last}`;
+}
+
 const CATALOGUE: Record<NonNullable<Integration["catalogue"]>["status"], string> = {
   none: "Not synced",
   pending: "Sync queued",
@@ -209,8 +238,9 @@ function integrationCard(
   refresh: () => void,
 ): HTMLElement {
   const canManage = ctx.can("manage-workspace");
-  const [label, tone] = STATE[i.state];
   const shown = results.get(i.service);
+  // A test that just failed is the state, whether it tried the stored or the typed values.
+  const [label, tone] = shown && !shown.ok ? ["Test failed", "failed"] : STATE[i.state];
   const result = h(
     "div",
     { role: "status", "aria-live": "polite" },

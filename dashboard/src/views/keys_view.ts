@@ -6,11 +6,13 @@
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
+import { unstoredKeyWords } from "../../../domain/ai/server_routing.ts";
 import { errorLine, failureText, pageHeader, readOnlyNote, showFieldErrors } from "../ui.ts";
 
 type Key = DashboardOutputs["listKeys"]["data"][number];
+type Server = DashboardOutputs["listKeys"]["server"];
 
-function keyRow(ctx: ScreenContext, k: Key, refresh: () => void): HTMLElement {
+function keyRow(ctx: ScreenContext, k: Key, server: Server, refresh: () => void): HTMLElement {
   const canManage = ctx.can("manage-workspace");
   const input = h("input", {
     type: "password",
@@ -70,8 +72,8 @@ function keyRow(ctx: ScreenContext, k: Key, refresh: () => void): HTMLElement {
       null,
       h(
         "span",
-        { class: `pill ${k.configured ? "ready" : "pending"}` },
-        k.configured ? "Configured" : "Not set",
+        { class: `pill ${k.configured || unstoredKeyWords(server) ? "ready" : "pending"}` },
+        k.configured ? "Configured" : unstoredKeyWords(server) ?? "Not set",
       ),
     ),
     h("td", null, k.last_four ? `…${k.last_four}` : "—"),
@@ -84,9 +86,14 @@ export const keysScreen: Screen = {
   title: "Provider keys",
   async render(ctx) {
     const body = h("tbody");
+    const routing = h("p", { class: "notice routing-note", hidden: true });
     const load = async () => {
       const keys = await ctx.client.listKeys.query({});
-      body.replaceChildren(...keys.data.map((k) => keyRow(ctx, k, () => void load())));
+      routing.textContent = keys.server.note ?? "";
+      routing.hidden = !keys.server.note;
+      body.replaceChildren(
+        ...keys.data.map((k) => keyRow(ctx, k, keys.server, () => void load())),
+      );
     };
     await load();
     return h(
@@ -98,6 +105,7 @@ export const keysScreen: Screen = {
         { class: "muted" },
         "Each bot answers with its provider's key. Keys are stored encrypted and never shown again; only their last four characters are.",
       ),
+      routing,
       ctx.can("manage-workspace") ? null : readOnlyNote(),
       h(
         "div",

@@ -71,7 +71,16 @@ function counters(o: Overview): HTMLElement {
     counter("AI replies", formatNumber(m.messages.ai_replies), "ai"),
     counter("Human replies", formatNumber(m.messages.human_replies), "human"),
     counter("Tokens", formatNumber(m.tokens), "tokens"),
-    counter("AI cost", m.cost.toFixed(2), "cost"),
+    counter(
+      `AI cost (${o.cost_currency})`,
+      new Intl.NumberFormat(undefined, {
+        style: "currency",
+        currency: o.cost_currency,
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 4,
+      }).format(m.cost),
+      "cost",
+    ),
     counter(
       "Suggestions accepted",
       suggested

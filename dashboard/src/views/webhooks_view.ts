@@ -218,7 +218,12 @@ function newEndpointForm(
         }
       },
     },
-    field("Endpoint URL", url, "https only; the address must be public."),
+    field(
+      "Endpoint URL",
+      url,
+      "https to a public address, unless the server's operator allows the host " +
+        "(WEBHOOK_ALLOW_HOSTS): then http and private addresses are accepted too.",
+    ),
     field("Description", description),
     h(
       "fieldset",

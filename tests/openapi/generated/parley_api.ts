@@ -1770,7 +1770,7 @@ export interface paths {
         };
         /**
          * This month's usage against the plan, and the month's analytics
-         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`.
+         * @description `usage` puts messages, bots and seats beside the plan's limits (`message_limit` null: unlimited); `month` is `GET /api/portal/analytics`'s `data`; `cost_currency` is the ISO 4217 currency of `month.cost` (model prices are in US dollars).
          */
         get: operations["dashboardOverview"];
         put?: never;
@@ -1880,7 +1880,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The eight providers, with whether a key is stored and its last four */
+        /**
+         * The eight providers, with whether a key is stored and its last four
+         * @description `server` says what the operator set for every workspace: `ai_base_url` (every provider's calls go to the AI_BASE_URL server), `ai_api_key` (AI_API_KEY answers for a provider with no stored key), and `note`, a sentence for the screen.
+         */
         get: operations["dashboardListKeys"];
         put?: never;
         post?: never;
@@ -2633,7 +2636,7 @@ export interface paths {
         };
         /**
          * The filtered conversation history as a CSV file, streamed
-         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`. An instance streams at most 2 exports at once; another is refused with 503 and `Retry-After: 5`.
+         * @description The same filter as `GET /api/dashboard/conversations`, newest started first, one line per conversation, every match (no paging). RFC 4180 with CRLF line ends and a UTF-8 byte-order mark; a text cell starting with `=`, `+`, `-`, `@`, tab or CR is prefixed with `'` so spreadsheets do not run it. Columns: `conversation_id`, `bot`, `bot_key`, `status`, `handoff_state`, `state`, `resolution`, `started_at`, `last_message_at`, `resolved_at`, `visitor_id`, `visitor_name`, `visitor_email`, `visitor_phone`, `assigned_to`, `tags`, `rating`, `rating_comment`, `messages`, `first_visitor_message`. An instance streams at most 2 exports at once; another is refused with 503 and `Retry-After: 5`.
          *
          *     Requires the `manage-workspace` permission.
          *
@@ -9794,7 +9797,8 @@ export interface operations {
                      *           "impressions": 1,
                      *           "clicks": 1
                      *         }
-                     *       }
+                     *       },
+                     *       "cost_currency": "cost currency"
                      *     }
                      */
                     "application/json": {
@@ -9842,6 +9846,7 @@ export interface operations {
                                 clicks: number;
                             };
                         };
+                        cost_currency: string;
                     };
                 };
             };
@@ -10986,7 +10991,12 @@ export interface operations {
                      *           "last_four": "9c2e",
                      *           "configured": true
                      *         }
-                     *       ]
+                     *       ],
+                     *       "server": {
+                     *         "ai_base_url": true,
+                     *         "ai_api_key": true,
+                     *         "note": "A human agent is handling this conversation."
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -10996,6 +11006,11 @@ export interface operations {
                             last_four: string | null;
                             configured: boolean;
                         }[];
+                        server: {
+                            ai_base_url: boolean;
+                            ai_api_key: boolean;
+                            note: string | null;
+                        };
                     };
                 };
             };
@@ -12863,6 +12878,11 @@ export interface operations {
                  */
                 status?: "bot" | "agent" | "closed";
                 /**
+                 * @description Where the conversation stands, in the words of docs/vocabulary.md: `ai` (with the AI, nobody asked for a person), `waiting` (waiting for a human: status `bot` with handoff_state `handoff_pending`), `human` (with a human) or `resolved`.
+                 * @example waiting
+                 */
+                state?: "ai" | "waiting" | "human" | "resolved";
+                /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
                  * @example 12
                  */
@@ -13761,6 +13781,11 @@ export interface operations {
                  */
                 status?: "bot" | "agent" | "closed";
                 /**
+                 * @description Where the conversation stands, in the words of docs/vocabulary.md: `ai` (with the AI, nobody asked for a person), `waiting` (waiting for a human: status `bot` with handoff_state `handoff_pending`), `human` (with a human) or `resolved`.
+                 * @example waiting
+                 */
+                state?: "ai" | "waiting" | "human" | "resolved";
+                /**
                  * @description The assigned member's user id, or `none` for unassigned conversations.
                  * @example 12
                  */
@@ -13803,7 +13828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example conversation_id,bot,bot_key,status,handoff_state,resolution,started_at,last_message_at,resolved_at,visitor_id,visitor_name,visitor_email,visitor_phone,assigned_to,tags,rating,rating_comment,messages,first_visitor_message */
+                    /** @example conversation_id,bot,bot_key,status,handoff_state,state,resolution,started_at,last_message_at,resolved_at,visitor_id,visitor_name,visitor_email,visitor_phone,assigned_to,tags,rating,rating_comment,messages,first_visitor_message */
                     "text/csv": string;
                 };
             };
