@@ -20,6 +20,8 @@ interface Started {
   banner: string;
   url: string;
   token: string | null;
+  /** What it wrote to stderr so far (Deno's own warnings land there). */
+  stderr(): string;
   /** Stops it as Ctrl-C does; resolves with what it printed after the banner. */
   stop(): Promise<string>;
 }
@@ -58,7 +60,12 @@ async function start(env: Record<string, string>): Promise<Started> {
       }
     } catch { /* the stream ends with the process */ }
   })();
-  child.stderr.cancel().catch(() => {});
+  let errors = "";
+  void (async () => {
+    try {
+      for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) errors += chunk;
+    } catch { /* the stream ends with the process */ }
+  })();
   assertOk(out.includes("└"), `no banner: ${out}`);
   const url = out.match(/running at (\S+)/)![1]!;
   const token = out.match(/Settings token: (\S+)/)?.[1] ?? null;
@@ -67,6 +74,7 @@ async function start(env: Record<string, string>): Promise<Started> {
     banner: out,
     url,
     token: token?.startsWith("(") ? null : token,
+    stderr: () => errors,
     stop: async () => {
       child.kill("SIGINT");
       await child.status;
@@ -109,6 +117,10 @@ Deno.test("first run: the demo bot answers", serverTestOptions, async (t) => {
         assertEquals(stream.events.map((e) => e.event).at(-1), "done", stream.text);
         const text = stream.events.filter((e) => e.event === "delta").map((e) => e.data.delta);
         assertEquals(text.join(""), "Hello from the stub model.");
+        // The tRPC door reads request.signal: no legacy-abort warning from Deno (issue 39).
+        assertEquals((await http(s.url, "GET", "/trpc/system.status")).status, 200);
+        await new Promise((r) => setTimeout(r, 200));
+        assertOk(!s.stderr().includes("request.signal"), s.stderr());
 
         const second = await task(["start"], { ...env, AI_BASE_URL: fake.baseUrl }).output();
         assertEquals(second.code, 1);
