@@ -8,6 +8,7 @@ import { startNotificationsWorker } from "../domain/notifications/notifications_
 import { startCatalogueWorker } from "../domain/catalogue/catalogue_worker.ts";
 import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
 import { startScreenShareCloser } from "../domain/screen_share/screen_share_closer.ts";
+import { startRetentionWorker } from "../domain/retention/retention_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -17,6 +18,7 @@ const FACTORIES: WorkerFactory[] = [
   startCatalogueWorker,
   startWebhookWorker,
   startScreenShareCloser,
+  startRetentionWorker,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {
