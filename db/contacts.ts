@@ -120,3 +120,16 @@ export async function contactVisit(
      WHERE k.workspace_id = ${workspaceId} AND k.id = ${contactId}`;
   return row ?? null;
 }
+
+/** The contact of a conversation's visitor (null: the visitor left no identity). */
+export async function contactOfConversation(
+  sql: Executor,
+  workspaceId: number,
+  publicId: string,
+): Promise<number | null> {
+  const [row] = await sql<{ id: number }[]>`
+    SELECT k.id FROM conversations c
+      JOIN contacts k ON k.chatbot_id = c.chatbot_id AND k.visitor_id = c.visitor_id
+     WHERE c.workspace_id = ${workspaceId} AND c.public_id::text = ${publicId}`;
+  return row ? Number(row.id) : null;
+}

@@ -13,11 +13,13 @@ import { teamScreen } from "./views/team_view.ts";
 import { integrationsScreen } from "./views/integrations_view.ts";
 import { historyScreen } from "./views/history_view.ts";
 import { webhooksScreen } from "./views/webhooks_view.ts";
+import { contactsScreen } from "./views/contacts_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
   historyScreen,
+  contactsScreen,
   keysScreen,
   teamScreen,
   inboxSettingsScreen,

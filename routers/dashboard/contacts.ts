@@ -14,6 +14,7 @@ import { eraseContact } from "../../domain/contacts/erase_contact.ts";
 import { exportContact } from "../../domain/contacts/export_contact.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
 import { NotFound } from "../../domain/errors.ts";
+import { contactOfConversation } from "../../db/contacts.ts";
 
 const contactId = z.string().max(20).meta({ description: "The contact's id (from the list)." });
 
@@ -176,3 +177,24 @@ export const eraseConversationProcedure = dashboardProcedure
       notFound: "404",
     }),
   }));
+
+export const conversationContactProcedure = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/dashboard/conversations/{conversation}/contact",
+      summary: "The contact of a conversation's visitor (the inbox's visitor panel links here)",
+      description: "404 when the visitor left no name, e-mail address or verified user id.",
+    },
+  })
+  .input(z.object({ conversation: z.string().max(64) }))
+  .output(z.object({ data: z.object({ id: z.int() }) }))
+  .query(async ({ ctx, input }) => {
+    const id = await contactOfConversation(
+      ctx.deps.sql,
+      ctx.auth!.workspace.id,
+      input.conversation,
+    );
+    if (id === null) throw new NotFound("This conversation's visitor is not a contact.");
+    return { data: { id } };
+  });

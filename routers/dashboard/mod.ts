@@ -24,6 +24,7 @@ import {
 import { dashboardBroadcastingAuth } from "./broadcasting.ts";
 import { listConversations, showConversation } from "./history.ts";
 import {
+  conversationContactProcedure,
   eraseContactProcedure,
   eraseConversationProcedure,
   exportContactProcedure,
@@ -87,6 +88,7 @@ export const dashboardRouter = router({
   listConversations,
   // The static …/erase path of a conversation is a POST: no clash with the GET below.
   eraseConversation: eraseConversationProcedure,
+  conversationContact: conversationContactProcedure,
   showConversation,
   listContacts: listContactsProcedure,
   exportContact: exportContactProcedure,

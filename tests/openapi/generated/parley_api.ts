@@ -1935,6 +1935,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/conversations/{conversation}/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contact of a conversation's visitor (the inbox's visitor panel links here)
+         * @description 404 when the visitor left no name, e-mail address or verified user id.
+         */
+        get: operations["dashboardConversationContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/conversations/{conversation}": {
         parameters: {
             query?: never;
@@ -10604,6 +10624,46 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardConversationContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
