@@ -19,6 +19,7 @@ import { startWebhookReceiver } from "../helpers/webhook_receiver.ts";
 import { dumpDatabase } from "../helpers/database_dump.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../widget/widget_client.ts";
 import { waitUntil } from "../helpers/wait.ts";
+import { nextEvent, type Pusher, pusherClient, subscribe } from "../realtime/pusher_helpers.ts";
 
 const KEY = "acme-helper";
 const NAME = "Quentin Marbleton";
@@ -75,6 +76,7 @@ async function chat(
 }
 
 Deno.test("erasure and export of one person's data", serverTestOptions, async (t) => {
+  let socket: Pusher | null = null;
   try {
     const hook = await http(s.url, "POST", "/api/portal/webhooks", {
       token: T.acme.owner.portal,
@@ -193,6 +195,20 @@ Deno.test("erasure and export of one person's data", serverTestOptions, async (t
       assertEquals(other.body.data.conversations, []);
     });
 
+    let erased: Promise<{ conversation_id: string }> | null = null;
+    await t.step("the visitor's widget listens on its conversation's channel", async () => {
+      const beat = await widget(KEY, "/heartbeat", {
+        visitor_id: visitorA,
+        conversation_id: a,
+        chat_open: true,
+      });
+      assertEquals(beat.status, 200, beat.text);
+      socket = pusherClient(s);
+      const sub = await subscribe(socket, beat.body.conversation.realtime_channel as string);
+      assert(sub.ok, "subscribed");
+      if (sub.ok) erased = nextEvent(sub.channel, "conversation.erased", 15_000);
+    });
+
     await t.step("erase by e-mail: nothing of the contact is left in the database", async () => {
       const r = await v1("/contacts/erase", { email: EMAIL_A });
       assertEquals(r.status, 200, r.text);
@@ -225,6 +241,15 @@ Deno.test("erasure and export of one person's data", serverTestOptions, async (t
         token: T.globex.owner.api,
       });
       assertEquals(globex.status, 200);
+      // The visitor's socket hears it, and the widget's session for it is over.
+      assertEquals((await erased!).conversation_id, a);
+      const snapshot = await http(
+        s.url,
+        "GET",
+        `/widget/${KEY}/conversation?visitor_id=${visitorA}&conversation_id=${a}`,
+        { headers: freshIp() },
+      );
+      assertEquals(snapshot.status, 404);
       // Usage counters stay: the month's message count does not go down.
       const usageAfter = await s.deps.sql`SELECT messages_used FROM usage_counters ORDER BY 1`;
       assertEquals(usageAfter, usageBefore);
@@ -252,6 +277,7 @@ Deno.test("erasure and export of one person's data", serverTestOptions, async (t
       assertEquals([again.status, again.body.data.conversations], [200, []]);
     });
   } finally {
+    (socket as Pusher | null)?.disconnect();
     await s.stop();
     await fake.close();
     await smtp.stop();
