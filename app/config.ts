@@ -49,6 +49,10 @@ export interface Config {
   realtimeRecheckSeconds: number;
   /** Seconds without a batch from a shared page before its share ends (SCREEN_SHARE_IDLE_SECONDS). */
   screenShareIdleSeconds: number;
+  /** Seconds between retention runs, across all instances (RETENTION_INTERVAL_SECONDS). */
+  retentionIntervalSeconds: number;
+  /** Conversations (or visitors) deleted per retention transaction (RETENTION_BATCH_SIZE). */
+  retentionBatchSize: number;
   /** Port of the socket server's own listener (REALTIME_PORT; default PORT + 1, or 0 with PORT=0). */
   realtimePort: number;
   /**
@@ -301,6 +305,20 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       5,
       1,
       300,
+    ),
+    retentionIntervalSeconds: parseIntRange(
+      "RETENTION_INTERVAL_SECONDS",
+      env.RETENTION_INTERVAL_SECONDS,
+      21_600,
+      1,
+      86_400,
+    ),
+    retentionBatchSize: parseIntRange(
+      "RETENTION_BATCH_SIZE",
+      env.RETENTION_BATCH_SIZE,
+      200,
+      1,
+      10_000,
     ),
     screenShareIdleSeconds: parseIntRange(
       "SCREEN_SHARE_IDLE_SECONDS",

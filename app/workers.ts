@@ -9,6 +9,7 @@ import { startCatalogueWorker } from "../domain/catalogue/catalogue_worker.ts";
 import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
 import { startScreenShareCloser } from "../domain/screen_share/screen_share_closer.ts";
 import { startAuditPruner } from "../domain/audit/audit_pruner.ts";
+import { startRetentionWorker } from "../domain/retention/retention_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -19,6 +20,7 @@ const FACTORIES: WorkerFactory[] = [
   startWebhookWorker,
   startScreenShareCloser,
   startAuditPruner,
+  startRetentionWorker,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

@@ -6,6 +6,7 @@
  */
 import type { Executor } from "./client.ts";
 import { conversationSnapshot } from "./webhook_payloads.ts";
+import { isUuid } from "./conversations.ts";
 
 export interface RecordedEvent {
   publicId: string;
@@ -28,6 +29,12 @@ export interface RecordedEvent {
  * workspace without a subscribed endpoint writes nothing and looks nothing up.
  * Returns the number of deliveries created.
  */
+/** The event's conversation still exists (an event of no conversation always records). */
+function stillThere(sql: Executor, conversationId: string | null) {
+  if (conversationId === null || !isUuid(conversationId)) return sql``;
+  return sql`AND EXISTS (SELECT 1 FROM conversations WHERE public_id = ${conversationId}::uuid)`;
+}
+
 export async function recordEvent(sql: Executor, e: RecordedEvent): Promise<number> {
   const rows = await sql`
     WITH event AS (
@@ -38,6 +45,9 @@ export async function recordEvent(sql: Executor, e: RecordedEvent): Promise<numb
              ${conversationSnapshot(sql, e.workspaceId, e.conversationId)}, ${e.now}
        WHERE EXISTS (SELECT 1 FROM webhook_endpoints
                       WHERE workspace_id = ${e.workspaceId} AND enabled AND ${e.type} = ANY(events))
+         -- An event of a conversation erased meanwhile is not recorded: it
+         -- would bring what it held back (docs/data-protection.md).
+         ${stillThere(sql, e.conversationId)}
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING id)
     INSERT INTO webhook_deliveries (workspace_id, event_id, endpoint_id, ordering_key,

@@ -90,6 +90,18 @@ export type ParleyEvent =
     email: string;
   }
   | {
+    /**
+     * A contact (or one conversation) was erased: every instance ends the
+     * sockets' subscriptions to these conversations and drops cached data.
+     * Public ids only: nothing that was in them.
+     */
+    type: "contact.erased";
+    workspaceId: number;
+    erasureId: string;
+    conversationIds: string[];
+    visitors: { chatbotKey: string; visitorId: string }[];
+  }
+  | {
     /** A workspace's webhook endpoints changed: instances forget what they cached. */
     type: "webhook_endpoints.changed";
     workspaceId: number;

@@ -77,6 +77,8 @@ export interface Kv {
   getCached(key: string): Promise<string | null>;
   /** Cache `value` for `ttlMs`, replacing what was there. */
   setCached(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Forget a cached value now (an erased contact's data must not outlive its rows). */
+  dropCached(key: string): Promise<void>;
   /**
    * Take one of `limit` slots held open for a while (sockets per address):
    * false when all are taken. The count lives `ttlMs` after its last take or

@@ -126,6 +126,10 @@ export function createMemoryKv(now: () => number = Date.now): Kv {
       cached.set(key, { value, expiresAt: now() + ttlMs });
       return Promise.resolve();
     },
+    dropCached(key) {
+      cached.delete(key);
+      return Promise.resolve();
+    },
     takeSlot(key, limit, ttlMs) {
       const t = now();
       const e = slots.get(key);

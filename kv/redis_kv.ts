@@ -163,6 +163,9 @@ export async function createRedisKv(url: string, prefix = "parley:"): Promise<Kv
     async setCached(key, value, ttlMs) {
       await client.set(prefix + "cache:" + key, value, { PX: ttlMs } as never);
     },
+    async dropCached(key) {
+      await client.del(prefix + "cache:" + key);
+    },
     async takeSlot(key, limit, ttlMs) {
       const taken = await client.eval(TAKE_SLOT_SCRIPT, {
         keys: [prefix + "slots:" + key],

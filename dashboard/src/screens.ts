@@ -17,12 +17,14 @@ import { auditLogScreen } from "./views/audit_log_view.ts";
 import { accountScreen } from "./views/account_view.ts";
 import { twoFactorScreen } from "./views/two_factor_view.ts";
 import { reportsScreen } from "./views/reports_view.ts";
+import { contactsScreen } from "./views/contacts_view.ts";
 
 export const SCREENS: readonly Screen[] = [
   overviewScreen,
   botsScreen,
   historyScreen,
   reportsScreen,
+  contactsScreen,
   keysScreen,
   teamScreen,
   inboxSettingsScreen,

@@ -36,6 +36,10 @@ export const AUDIT_ACTIONS = [
   "knowledge.deleted",
   "workspace.settings_changed",
   "audit.pruned",
+  "contact.erased",
+  "conversation.erased",
+  "contact.exported",
+  "retention.run",
 ] as const;
 
 export type AuditAction = typeof AUDIT_ACTIONS[number];

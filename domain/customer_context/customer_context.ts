@@ -36,8 +36,7 @@ export async function customerContext(
   if (!conversation) throw new NotFound(CONVERSATION_NOT_FOUND);
   // The key names the links it was read through: unlinking or replacing a
   // credential shows at once, not after CACHE_SECONDS.
-  const links = linked.map((r) => `${r.service}@${r.updated_at.getTime()}`).join(",");
-  const cacheKey = `customer-context:${conversation.id}:${links}`;
+  const cacheKey = customerContextKey(conversation.id, linked);
   const cached = await deps.kv.getCached(cacheKey).catch(() => null);
   if (cached) return JSON.parse(cached) as CustomerContext;
 
@@ -91,4 +90,13 @@ async function storefrontOrders(
 async function billingData(deps: AppDeps, row: IntegrationRow, email: string) {
   const secretKey = await readCredential(deps.appKey, row);
   return await fetchStripeBilling(secretKey, email, integrationGuard(deps.config, "billing"));
+}
+
+/** The cache key of a conversation's context read through these links (erasure drops it). */
+export function customerContextKey(
+  conversationId: number,
+  linked: { service: string; updated_at: Date }[],
+): string {
+  const links = linked.map((r) => `${r.service}@${r.updated_at.getTime()}`).join(",");
+  return `customer-context:${conversationId}:${links}`;
 }

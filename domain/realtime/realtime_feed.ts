@@ -86,6 +86,16 @@ async function deliver(deps: FeedDeps, e: ParleyEvent): Promise<void> {
     case "screen_share.turned_off":
       // Who may join what changed: re-check this instance's subscriptions now, not at the next tick.
       return hub.recheckNow();
+    case "contact.erased":
+      // The visitor's widget forgets the conversation; agents' views drop it.
+      for (const id of e.conversationIds) {
+        const gone = { conversation_id: id };
+        hub.endChannel(widgetChannel(deps, id), "conversation.erased", gone);
+        hub.endChannel(channelName.conversation(id), "conversation.erased", gone);
+        hub.endChannel(channelName.screen(id), "conversation.erased", gone);
+        hub.broadcast(workspace, "conversation.erased", gone);
+      }
+      return;
     case "conversation.rated":
       return hub.broadcast(workspace, "conversation.rated", {
         conversation_id: e.conversationId,

@@ -198,6 +198,18 @@ export class SocketHub {
     if (sent > 0 && metricsEnabled()) recordEventsDelivered(channelKind(channel), sent);
   }
 
+  /**
+   * Sends `event` to this instance's subscribers of `channel`, then unsubscribes
+   * them: the channel's conversation no longer exists (it was erased), so
+   * nothing more will come and a socket may not stay on it.
+   */
+  endChannel(channel: string, event: string, data: unknown): void {
+    const subs = this.subscribers.get(channel);
+    if (!subs) return;
+    this.broadcast(channel, event, data);
+    for (const conn of [...subs]) this.unsubscribe(conn, channel);
+  }
+
   /** Whether any socket on this instance listens on `channel` (skip building unwanted payloads). */
   hasSubscribers(channel: string): boolean {
     return this.subscribers.has(channel);

@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "conversation.reopened",
   "conversation.rated",
   "lead.captured",
+  "contact.erased",
 ] as const;
 
 export type WebhookEventType = typeof WEBHOOK_EVENT_TYPES[number];
@@ -28,6 +29,7 @@ export function webhookTypeOf(event: DomainEvent): WebhookEventType | null {
     case "conversation.assigned":
     case "conversation.rated":
     case "lead.captured":
+    case "contact.erased":
       return event.type;
     case "handoff.requested":
       return "conversation.handoff_requested";

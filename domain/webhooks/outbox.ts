@@ -23,6 +23,7 @@ export const OUTBOX_TYPES: ReadonlySet<WebhookEventType> = new Set<WebhookEventT
   "conversation.reopened",
   "conversation.rated",
   "lead.captured",
+  "contact.erased",
 ]);
 
 /**

@@ -72,6 +72,7 @@ function eventData(e: EventToRender, row: WebhookConversationRow | null): Record
 }
 
 export function renderPayload(e: EventToRender): string {
+  if (e.type === "contact.erased") return renderErasure(e);
   const conversationId = String(e.source.conversationId ?? "");
   const row = e.conversation;
   return JSON.stringify({
@@ -80,5 +81,27 @@ export function renderPayload(e: EventToRender): string {
     version: PAYLOAD_VERSION,
     timestamp: e.createdAt.toISOString(),
     data: { conversation: conversationData(conversationId, row), ...eventData(e, row) },
+  });
+}
+
+/**
+ * `contact.erased` names no live conversation (they are gone): the erasure's
+ * id and the public ids of what was erased, nothing that was in them.
+ */
+function renderErasure(e: EventToRender): string {
+  const s = e.source;
+  return JSON.stringify({
+    id: e.publicId,
+    type: e.type,
+    version: PAYLOAD_VERSION,
+    timestamp: e.createdAt.toISOString(),
+    data: {
+      erasure_id: s.erasureId,
+      conversations: s.conversationIds,
+      visitors: (s.visitors as { chatbotKey: string; visitorId: string }[]).map((v) => ({
+        chatbot_key: v.chatbotKey,
+        id: v.visitorId,
+      })),
+    },
   });
 }

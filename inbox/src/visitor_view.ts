@@ -68,6 +68,19 @@ export class VisitorView {
         fact("Routed by", c.routed_by),
         fact("Watchers", c.watchers.map((w) => w.name).join(", ") || null),
       ),
+      // Owners and administrators see everything held about the visitor, export
+      // or erase it, on the dashboard's contact screen (docs/data-protection.md).
+      c.visitor || c.email
+        ? h(
+          "p",
+          { class: "contact-link" },
+          h("a", {
+            href: `/dashboard#/contacts/of/${encodeURIComponent(c.id)}`,
+            target: "_blank",
+            rel: "noopener",
+          }, "Open the contact in the dashboard"),
+        )
+        : null,
       c.prechat.length
         ? section(
           "Pre-chat answers",

@@ -40,6 +40,15 @@ import {
 import { dashboardBroadcastingAuth } from "./broadcasting.ts";
 import { listConversations, showConversation } from "./history.ts";
 import {
+  conversationContactProcedure,
+  eraseContactProcedure,
+  eraseConversationProcedure,
+  exportContactProcedure,
+  listContactsProcedure,
+  showContactProcedure,
+} from "./contacts.ts";
+import { showRetention, updateRetention } from "./retention.ts";
+import {
   createWebhook,
   deleteWebhook,
   listWebhookDeliveries,
@@ -114,7 +123,16 @@ export const dashboardRouter = router({
   testIntegration: testIntegrationProcedure,
   broadcastingAuth: dashboardBroadcastingAuth,
   listConversations,
+  // The static …/erase path of a conversation is a POST: no clash with the GET below.
+  eraseConversation: eraseConversationProcedure,
+  conversationContact: conversationContactProcedure,
   showConversation,
+  listContacts: listContactsProcedure,
+  exportContact: exportContactProcedure,
+  eraseContact: eraseContactProcedure,
+  showContact: showContactProcedure,
+  showRetention,
+  updateRetention,
   listWebhooks,
   createWebhook,
   updateWebhook,

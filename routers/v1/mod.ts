@@ -5,6 +5,7 @@ import { listBots, showBot } from "./chatbots.ts";
 import { listConversations, showConversation } from "./conversations.ts";
 import { addKnowledge } from "./knowledge.ts";
 import { sendMessage } from "./messages.ts";
+import { eraseContactProcedure, exportContactProcedure } from "./contacts.ts";
 
 export const v1Router = router({
   me,
@@ -14,4 +15,6 @@ export const v1Router = router({
   showConversation,
   addKnowledge,
   sendMessage,
+  eraseContact: eraseContactProcedure,
+  exportContact: exportContactProcedure,
 });

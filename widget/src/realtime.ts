@@ -15,6 +15,8 @@ export interface RealtimeHandlers {
   typing(t: { role: string; typing: boolean; name?: string }): void;
   /** An agent asked to see the page, or the share changed (branding `screen_share`). */
   screen(u: ShareUpdate): void;
+  /** The owner erased this conversation (docs/data-protection.md): forget it. */
+  erased(conversationId: string): void;
 }
 
 type Wire = { event: string; channel?: string; data?: unknown };
@@ -99,6 +101,7 @@ export class Realtime {
     } else if (f.event === "conversation.updated") this.on.state(d as unknown as ConversationState);
     else if (f.event === "client-typing") this.on.typing(d as { role: string; typing: boolean });
     else if (f.event === "screen_share.updated") this.on.screen(d as unknown as ShareUpdate);
+    else if (f.event === "conversation.erased") this.on.erased(String(d.conversation_id));
   }
 
   private join(): void {

@@ -71,6 +71,7 @@ export class Widget {
         state: (st) => st.conversation_id === this.conversationId && this.followState(st),
         typing: (t) => t.role === "agent" && this.showTyping(t.typing, t.name),
         screen: (u) => this.screen?.update(u),
+        erased: (id) => id === this.conversationId && void this.forgetErased(),
       })
       : null;
     if (b.screen_share && this.realtime) {
@@ -329,6 +330,21 @@ export class Widget {
     } catch (err) {
       this.log.note(err instanceof ApiError ? err.message : "Please try again.");
     }
+  }
+
+  /**
+   * The owner erased this visitor's data: the widget's session ends too. The
+   * conversation, the details the pre-chat form kept and the visitor id are
+   * forgotten (a new id from the next page load), and the chat starts empty.
+   */
+  private async forgetErased(): Promise<void> {
+    this.streaming?.abort();
+    this.streaming = null;
+    this.setConversation(null, false);
+    this.state = null;
+    this.store.set("details", null);
+    this.store.set("visitor", null);
+    await this.restore();
   }
 
   /** Closes the conversation on the server and starts over with a clean slate. */

@@ -141,6 +141,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase everything the workspace holds about one person
+         * @description Give `email` or `user_id` (the verified `sub` of an identity token). Every conversation carrying it, the visitors who held them and everything that names them are deleted in one transaction; the `contact.erased` webhook names the erased public ids. Nobody found is not an error: the counts are zero. Owners and administrators only.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["v1EraseContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export everything the workspace holds about one person, as JSON
+         * @description The same selection as erase, read without deleting: what an erasure would delete. Nobody found gives empty lists. Owners and administrators only.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["v1ExportContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/login": {
         parameters: {
             query?: never;
@@ -489,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description 201 with the endpoint and its signing `secret`, shown this once. The url must use https and must not point at a private address. `events` names the types sent: conversation.created, message.created, conversation.handoff_requested, conversation.assigned, conversation.resolved, conversation.reopened, conversation.rated, lead.captured.
+         * @description 201 with the endpoint and its signing `secret`, shown this once. The url must use https and must not point at a private address. `events` names the types sent: conversation.created, message.created, conversation.handoff_requested, conversation.assigned, conversation.resolved, conversation.reopened, conversation.rated, lead.captured, contact.erased.
          *
          *     Requires the `manage-workspace` permission.
          */
@@ -2442,6 +2486,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/conversations/{conversation}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one conversation and everything that names it
+         * @description Its messages, notes, tags, rating, screen shares, queued alerts and webhook events; its visitor too when no other conversation of the visitor remains.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardEraseConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/conversations/{conversation}/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contact of a conversation's visitor (the inbox's visitor panel links here)
+         * @description 404 when the visitor left no name, e-mail address or verified user id.
+         */
+        get: operations["dashboardConversationContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/conversations/{conversation}": {
         parameters: {
             query?: never;
@@ -2455,6 +2541,110 @@ export interface paths {
          */
         get: operations["dashboardShowConversation"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Visitors who left a name, an e-mail address or a verified user id
+         * @description Newest first, keyset-paged: pass `next_cursor` back as `cursor` (null on the last page). `q` searches part of a name or an e-mail address.
+         */
+        get: operations["dashboardListContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/contacts/{contact}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about the contact, as JSON (the right of access)
+         * @description What erasing the contact would delete: the conversations of the contact's visitor and those carrying its e-mail addresses or verified user id, with all that names them. Recorded in the audit log.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        get: operations["dashboardExportContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/contacts/{contact}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the contact and everything that names it
+         * @description One transaction: what the export holds is deleted, the audit log records who and how many rows, and the `contact.erased` webhook names the public ids.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        post: operations["dashboardEraseContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/contacts/{contact}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One contact: conversations, ratings, leads, pages, device and location */
+        get: operations["dashboardShowContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long resolved conversations are kept */
+        get: operations["dashboardShowRetention"];
+        /**
+         * Set how long resolved conversations are kept (null: until erased)
+         * @description 30 days to 10 years. Applied by the next retention run: resolved conversations quiet for longer are deleted with their messages, and visitors left with no conversation.
+         *
+         *     Requires the `manage-workspace` permission.
+         */
+        put: operations["dashboardUpdateRetention"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3753,6 +3943,172 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["ProviderFailed"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    v1EraseContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "user_id": "user id"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An e-mail address the person gave. */
+                    email?: string;
+                    /** @description The verified user id: the `sub` of the identity token your site signed. */
+                    user_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "erasure_id": "erasure id",
+                     *         "conversations": [
+                     *           "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "counts": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Names this erasure in the audit log and in the `contact.erased` webhook. */
+                            erasure_id: string;
+                            /** @description Public ids of the erased conversations. */
+                            conversations: string[];
+                            /** @description Rows deleted, per kind. */
+                            counts: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    v1ExportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "user_id": "user id"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description An e-mail address the person gave. */
+                    email?: string;
+                    /** @description The verified user id: the `sub` of the identity token your site signed. */
+                    user_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "format": "parley.contact_export",
+                     *         "version": 1,
+                     *         "exported_at": "2026-11-21T07:06:17.123000Z",
+                     *         "conversations": [
+                     *           {}
+                     *         ],
+                     *         "visitors": [
+                     *           {}
+                     *         ],
+                     *         "contacts": [
+                     *           {}
+                     *         ],
+                     *         "blocked_visitors": [
+                     *           {}
+                     *         ],
+                     *         "notification_email_items": [
+                     *           {}
+                     *         ],
+                     *         "queued_jobs": [
+                     *           {}
+                     *         ],
+                     *         "webhook_events": [
+                     *           {}
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            format: "parley.contact_export";
+                            /** @constant */
+                            version: 1;
+                            exported_at: string;
+                            /** @description Each conversation with its messages, notes, tags, events, screen shares, AI assist calls, product recommendations and SLA breaches. */
+                            conversations: {
+                                [key: string]: unknown;
+                            }[];
+                            visitors: {
+                                [key: string]: unknown;
+                            }[];
+                            contacts: {
+                                [key: string]: unknown;
+                            }[];
+                            blocked_visitors: {
+                                [key: string]: unknown;
+                            }[];
+                            notification_email_items: {
+                                [key: string]: unknown;
+                            }[];
+                            queued_jobs: {
+                                [key: string]: unknown;
+                            }[];
+                            webhook_events: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -13016,6 +13372,99 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardEraseConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "erasure_id": "erasure id",
+                     *         "conversations": [
+                     *           "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "counts": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Names this erasure in the audit log and in the `contact.erased` webhook. */
+                            erasure_id: string;
+                            /** @description Public ids of the erased conversations. */
+                            conversations: string[];
+                            /** @description Rows deleted, per kind. */
+                            counts: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardConversationContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardShowConversation: {
         parameters: {
             query?: never;
@@ -13157,6 +13606,455 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardListContacts: {
+        parameters: {
+            query?: {
+                /** @example q */
+                q?: string;
+                /** @example cursor */
+                cursor?: string;
+                /**
+                 * @description Rows per page, 1 to 100 (default 25).
+                 * @example per page
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "bot": {
+                     *             "key": "demo-bot",
+                     *             "name": "Acme Support"
+                     *           },
+                     *           "visitor_id": "v-7f3a9c",
+                     *           "name": "Acme Support",
+                     *           "email": "owner@example.com",
+                     *           "phone": "phone",
+                     *           "user_id": "user id",
+                     *           "conversations": 1,
+                     *           "rating": 1.5,
+                     *           "first_seen_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_seen_at": "2026-11-21T07:06:17.123000Z",
+                     *           "country": "country",
+                     *           "device": "device",
+                     *           "page_url": "https://example.com/pricing"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "next cursor"
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            bot: {
+                                key: string;
+                                name: string;
+                            };
+                            visitor_id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description The verified user id, when one was given. */
+                            user_id: string | null;
+                            conversations: number;
+                            /** @description Average rating of their conversations. */
+                            rating: number | null;
+                            first_seen_at: string | null;
+                            last_seen_at: string | null;
+                            country: string | null;
+                            /** @description The browser's user agent, as stored. */
+                            device: string | null;
+                            page_url: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardExportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The contact's id (from the list).
+                 * @example contact
+                 */
+                contact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "format": "parley.contact_export",
+                     *         "version": 1,
+                     *         "exported_at": "2026-11-21T07:06:17.123000Z",
+                     *         "conversations": [
+                     *           {}
+                     *         ],
+                     *         "visitors": [
+                     *           {}
+                     *         ],
+                     *         "contacts": [
+                     *           {}
+                     *         ],
+                     *         "blocked_visitors": [
+                     *           {}
+                     *         ],
+                     *         "notification_email_items": [
+                     *           {}
+                     *         ],
+                     *         "queued_jobs": [
+                     *           {}
+                     *         ],
+                     *         "webhook_events": [
+                     *           {}
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            format: "parley.contact_export";
+                            /** @constant */
+                            version: 1;
+                            exported_at: string;
+                            /** @description Each conversation with its messages, notes, tags, events, screen shares, AI assist calls, product recommendations and SLA breaches. */
+                            conversations: {
+                                [key: string]: unknown;
+                            }[];
+                            visitors: {
+                                [key: string]: unknown;
+                            }[];
+                            contacts: {
+                                [key: string]: unknown;
+                            }[];
+                            blocked_visitors: {
+                                [key: string]: unknown;
+                            }[];
+                            notification_email_items: {
+                                [key: string]: unknown;
+                            }[];
+                            queued_jobs: {
+                                [key: string]: unknown;
+                            }[];
+                            webhook_events: {
+                                [key: string]: unknown;
+                            }[];
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardEraseContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The contact's id (from the list).
+                 * @example contact
+                 */
+                contact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "erasure_id": "erasure id",
+                     *         "conversations": [
+                     *           "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b"
+                     *         ],
+                     *         "counts": {}
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Names this erasure in the audit log and in the `contact.erased` webhook. */
+                            erasure_id: string;
+                            /** @description Public ids of the erased conversations. */
+                            conversations: string[];
+                            /** @description Rows deleted, per kind. */
+                            counts: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardShowContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The contact's id (from the list).
+                 * @example contact
+                 */
+                contact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "bot": {
+                     *           "key": "demo-bot",
+                     *           "name": "Acme Support"
+                     *         },
+                     *         "visitor_id": "v-7f3a9c",
+                     *         "name": "Acme Support",
+                     *         "email": "owner@example.com",
+                     *         "phone": "phone",
+                     *         "user_id": "user id",
+                     *         "conversations": 1,
+                     *         "rating": 1.5,
+                     *         "first_seen_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_seen_at": "2026-11-21T07:06:17.123000Z",
+                     *         "country": "country",
+                     *         "device": "device",
+                     *         "page_url": "https://example.com/pricing",
+                     *         "leads": [
+                     *           "lead"
+                     *         ],
+                     *         "conversation_list": [
+                     *           {
+                     *             "id": "id",
+                     *             "status": "status",
+                     *             "rating": 1,
+                     *             "rating_comment": "rating comment",
+                     *             "messages": 1,
+                     *             "started_at": "2026-11-21T07:06:17.123000Z",
+                     *             "last_message_at": "2026-11-21T07:06:17.123000Z"
+                     *           }
+                     *         ],
+                     *         "visit": {
+                     *           "page_url": "https://example.com/pricing",
+                     *           "page_title": "Pricing",
+                     *           "entry_page": "entry page",
+                     *           "referrer": "https://www.google.com/",
+                     *           "journey": null,
+                     *           "device": "device",
+                     *           "locale": "en-GB",
+                     *           "timezone": "Europe/Berlin",
+                     *           "country": "country",
+                     *           "page_views": 1,
+                     *           "first_seen_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_seen_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            bot: {
+                                key: string;
+                                name: string;
+                            };
+                            visitor_id: string;
+                            name: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description The verified user id, when one was given. */
+                            user_id: string | null;
+                            conversations: number;
+                            /** @description Average rating of their conversations. */
+                            rating: number | null;
+                            first_seen_at: string | null;
+                            last_seen_at: string | null;
+                            country: string | null;
+                            /** @description The browser's user agent, as stored. */
+                            device: string | null;
+                            page_url: string | null;
+                            leads: string[];
+                            conversation_list: {
+                                id: string;
+                                status: string;
+                                rating: number | null;
+                                rating_comment: string | null;
+                                messages: number;
+                                started_at: string;
+                                last_message_at: string;
+                            }[];
+                            visit: {
+                                page_url: string | null;
+                                page_title: string | null;
+                                entry_page: string | null;
+                                referrer: string | null;
+                                journey: unknown;
+                                device: string | null;
+                                locale: string | null;
+                                timezone: string | null;
+                                country: string | null;
+                                page_views: number;
+                                first_seen_at: string;
+                                last_seen_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardShowRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "retention_days": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Days after which resolved conversations are deleted (30 to 3650); null: kept. */
+                            retention_days: number | null;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUpdateRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "retention_days": 365
+                 *     }
+                 */
+                "application/json": {
+                    retention_days: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "retention_days": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @description Days after which resolved conversations are deleted (30 to 3650); null: kept. */
+                            retention_days: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -13628,7 +14526,7 @@ export interface operations {
                  * @description One action name (docs/accounts.md lists them).
                  * @example auth.sign_in
                  */
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
                 /**
                  * @description On or after this UTC day (YYYY-MM-DD).
                  * @example 2026-01-01
@@ -13867,7 +14765,7 @@ export interface operations {
                  * @description One action name (docs/accounts.md lists them).
                  * @example auth.sign_in
                  */
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
                 /**
                  * @description On or after this UTC day (YYYY-MM-DD).
                  * @example 2026-01-01
