@@ -51,12 +51,13 @@ Deno.test("dashboard audit log in headless Chromium", serverTestOptions, async (
     await t.step("the owner sees who did what; markup stays text", async () => {
       await owner.getByRole("link", { name: "Audit log" }).click();
       await owner.locator("tr[data-audit]").first().waitFor();
-      assertEquals(await owner.locator("tr[data-audit]").count(), 3);
+      // The owner's own sign-in to this browser is the newest row.
+      assertEquals(await owner.locator("tr[data-audit]").count(), 4);
       assertEquals(
         await owner.locator("tr[data-audit]").evaluateAll((rows) =>
           rows.map((r) => r.getAttribute("data-action"))
         ),
-        ["provider_key.removed", "provider_key.set", "api_token.created"],
+        ["auth.sign_in", "provider_key.removed", "provider_key.set", "api_token.created"],
       );
       const created = owner.locator('tr[data-action="api_token.created"]');
       assertOk((await created.textContent())!.includes(`name: ${MARKUP}`));
@@ -90,7 +91,7 @@ Deno.test("dashboard audit log in headless Chromium", serverTestOptions, async (
       assertEquals(lines.length, 2, lines.join("\n"));
       assertOk(lines[1]!.includes(",provider_key.set,provider,provider_3,"), lines[1]);
       await filters.getByRole("button", { name: "Clear" }).click();
-      await owner.getByText("3 entries shown.").waitFor();
+      await owner.getByText("4 entries shown.").waitFor();
     });
 
     await t.step("at phone width; not for a viewer", async () => {
