@@ -46,6 +46,7 @@ import {
   listWebhooks,
   redeliverWebhook,
   rotateWebhookSecret,
+  sendWebhookTestEvent,
   updateWebhook,
 } from "./webhooks.ts";
 import { listAuditLogProcedure } from "./audit_log.ts";
@@ -122,5 +123,6 @@ export const dashboardRouter = router({
   rotateWebhookSecret,
   listWebhookDeliveries,
   redeliverWebhook,
+  sendWebhookTestEvent,
   listAuditLog: listAuditLogProcedure,
 });
