@@ -13,7 +13,7 @@ import {
 } from "./two_factor.ts";
 import { overview, series } from "./overview.ts";
 import { report } from "./reports.ts";
-import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { deleteKey, listKeys, putKey, testKey } from "./keys.ts";
 import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
@@ -82,6 +82,7 @@ export const dashboardRouter = router({
   listKeys,
   putKey,
   deleteKey,
+  testKey,
   listTags,
   createTag: createTagProcedure,
   updateTag: updateTagProcedure,
