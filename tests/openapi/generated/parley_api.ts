@@ -2046,7 +2046,9 @@ export interface paths {
         };
         /**
          * Your settings tokens (ability `api`), newest first, with their state
-         * @description Requires the `manage-workspace` permission.
+         * @description `expires_soon`: active and expiring within 7 days; create its replacement (same name) before it expires, then revoke it.
+         *
+         *     Requires the `manage-workspace` permission.
          */
         get: operations["dashboardListApiTokens"];
         put?: never;
@@ -11643,7 +11645,8 @@ export interface operations {
                      *           "created_at": "2026-11-21T07:06:17.123000Z",
                      *           "last_used_at": "2026-11-21T07:06:17.123000Z",
                      *           "expires_at": "2026-11-21T07:06:17.123000Z",
-                     *           "state": "active"
+                     *           "state": "active",
+                     *           "expires_soon": true
                      *         }
                      *       ]
                      *     }
@@ -11657,6 +11660,7 @@ export interface operations {
                             expires_at: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
+                            expires_soon: boolean;
                         }[];
                     };
                 };
@@ -11702,7 +11706,8 @@ export interface operations {
                      *         "created_at": "2026-11-21T07:06:17.123000Z",
                      *         "last_used_at": "2026-11-21T07:06:17.123000Z",
                      *         "expires_at": "2026-11-21T07:06:17.123000Z",
-                     *         "state": "active"
+                     *         "state": "active",
+                     *         "expires_soon": true
                      *       }
                      *     }
                      */
@@ -11716,6 +11721,7 @@ export interface operations {
                             expires_at: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
+                            expires_soon: boolean;
                         };
                     };
                 };
