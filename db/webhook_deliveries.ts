@@ -60,6 +60,34 @@ export async function recordEvent(sql: Executor, e: RecordedEvent): Promise<numb
   return rows.length;
 }
 
+/**
+ * A `ping` event for one endpoint only, whatever it subscribes to (the
+ * dashboard's "Send test event"): the event and its single delivery in one
+ * statement, nothing when the endpoint is not this workspace's. Its ordering
+ * key is its own, so it never waits behind a conversation's events. Returns
+ * the delivery's id, or null.
+ */
+export async function recordPing(
+  sql: Executor,
+  e: { publicId: string; workspaceId: number; endpointId: number; dedupeKey: string; now: Date },
+): Promise<number | null> {
+  const [row] = await sql<{ id: number }[]>`
+    WITH event AS (
+      INSERT INTO webhook_events (public_id, workspace_id, type, dedupe_key, source, created_at)
+      SELECT ${e.publicId}, ${e.workspaceId}, 'ping', ${e.dedupeKey},
+             ${sql.json({ endpointId: e.endpointId } as never)}, ${e.now}
+       WHERE EXISTS (SELECT 1 FROM webhook_endpoints
+                      WHERE workspace_id = ${e.workspaceId} AND id = ${e.endpointId})
+      RETURNING id)
+    INSERT INTO webhook_deliveries (workspace_id, event_id, endpoint_id, ordering_key,
+                                    next_attempt_at, window_started_at, created_at, updated_at)
+    SELECT ${e.workspaceId}, event.id, ${e.endpointId}, ${e.dedupeKey}, ${e.now}, ${e.now},
+           ${e.now}, ${e.now}
+      FROM event
+    RETURNING id`;
+  return row ? Number(row.id) : null;
+}
+
 export interface ClaimedDelivery {
   id: number;
   workspace_id: number;

@@ -89,15 +89,7 @@ export async function findProviderClient(
   }
   apiKey ??= deps.config.aiApiKey ?? (deps.config.aiBaseUrl ? KEYLESS : null);
   if (apiKey === null) return null;
-  const client = new OpenAI({
-    apiKey,
-    baseURL: deps.config.aiBaseUrl ?? info.baseUrl,
-    timeout: deps.config.aiTimeoutMs,
-    maxRetries: 0, // our own policy in call_provider.ts: one retry, connection errors and 5xx only
-    fetch: providerFetch(), // small buffers per streamed reply (provider_fetch.ts)
-  });
-  nameProvider(client, info.code);
-  const found = { client, info, timeoutMs: deps.config.aiTimeoutMs };
+  const found = clientWithKey(deps, info, apiKey);
   opened.set(cacheKey, found);
   if (opened.size > MAX_CLIENTS) opened.delete(opened.keys().next().value!);
   return found;
@@ -115,4 +107,25 @@ export async function openProviderClient(
     throw new ProviderUnavailable(noKeyMessage(providerInfo(provider), provider), "no_key");
   }
   return found;
+}
+
+/**
+ * A client with this very key, not kept (a key being tried before it is
+ * saved, domain/provider_keys/test_provider_key.ts): it goes where the
+ * provider's calls go (AI_BASE_URL when set).
+ */
+export function clientWithKey(
+  deps: Pick<ProviderDeps, "config">,
+  info: ProviderInfo,
+  apiKey: string,
+): ProviderClient {
+  const client = new OpenAI({
+    apiKey,
+    baseURL: deps.config.aiBaseUrl ?? info.baseUrl,
+    timeout: deps.config.aiTimeoutMs,
+    maxRetries: 0, // our own policy in call_provider.ts: one retry, connection errors and 5xx only
+    fetch: providerFetch(), // small buffers per streamed reply (provider_fetch.ts)
+  });
+  nameProvider(client, info.code);
+  return { client, info, timeoutMs: deps.config.aiTimeoutMs };
 }

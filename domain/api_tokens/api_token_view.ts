@@ -14,7 +14,14 @@ export interface ApiTokenView {
   last_used_at: string | null;
   expires_at: string;
   state: TokenState;
+  /**
+   * Active and expiring within EXPIRY_WARNING_DAYS: time to create its
+   * replacement (the spec's rule: before the old one expires).
+   */
+  expires_soon: boolean;
 }
+
+export const EXPIRY_WARNING_DAYS = 7;
 
 export function apiTokenView(row: OwnTokenRow, now: Date): ApiTokenView {
   const state: TokenState = row.revoked_at
@@ -29,5 +36,7 @@ export function apiTokenView(row: OwnTokenRow, now: Date): ApiTokenView {
     last_used_at: row.last_used_at?.toISOString() ?? null,
     expires_at: row.expires_at.toISOString(),
     state,
+    expires_soon: state === "active" &&
+      row.expires_at.getTime() - now.getTime() <= EXPIRY_WARNING_DAYS * 86_400_000,
   };
 }

@@ -19,6 +19,13 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = typeof WEBHOOK_EVENT_TYPES[number];
 
+/**
+ * The test event an owner sends to one endpoint from the dashboard
+ * (send_test_event.ts). Not subscribable: it goes to the endpoint asked,
+ * whatever its events, and no domain event produces it.
+ */
+export const PING_TYPE = "ping";
+
 /** The version of every payload's shape; a breaking change gets a new number. */
 export const PAYLOAD_VERSION = 1;
 

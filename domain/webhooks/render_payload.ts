@@ -8,7 +8,7 @@
  * and the first one stored is what every later attempt and redelivery sends.
  */
 import type { WebhookConversationRow } from "../../db/webhook_payloads.ts";
-import { PAYLOAD_VERSION } from "./event_types.ts";
+import { PAYLOAD_VERSION, PING_TYPE } from "./event_types.ts";
 
 export interface EventToRender {
   publicId: string;
@@ -73,6 +73,7 @@ function eventData(e: EventToRender, row: WebhookConversationRow | null): Record
 
 export function renderPayload(e: EventToRender): string {
   if (e.type === "contact.erased") return renderErasure(e);
+  if (e.type === PING_TYPE) return renderPing(e);
   const conversationId = String(e.source.conversationId ?? "");
   const row = e.conversation;
   return JSON.stringify({
@@ -102,6 +103,20 @@ function renderErasure(e: EventToRender): string {
         chatbot_key: v.chatbotKey,
         id: v.visitorId,
       })),
+    },
+  });
+}
+
+/** A test event (send_test_event.ts): no conversation, only the endpoint it was sent to. */
+function renderPing(e: EventToRender): string {
+  return JSON.stringify({
+    id: e.publicId,
+    type: PING_TYPE,
+    version: PAYLOAD_VERSION,
+    timestamp: e.createdAt.toISOString(),
+    data: {
+      endpoint: { id: Number(e.source.endpointId) },
+      message: "A test event sent from the Parley dashboard.",
     },
   });
 }

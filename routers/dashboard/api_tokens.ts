@@ -16,6 +16,7 @@ const apiToken = z.object({
   last_used_at: z.string().nullable(),
   expires_at: z.string(),
   state: z.enum(["active", "expired", "revoked"]),
+  expires_soon: z.boolean(),
 });
 
 export const listTokens = dashboardProcedure
@@ -24,6 +25,8 @@ export const listTokens = dashboardProcedure
       method: "GET",
       path: "/api/dashboard/api-tokens",
       summary: "Your settings tokens (ability `api`), newest first, with their state",
+      description: "`expires_soon`: active and expiring within 7 days; create its " +
+        "replacement (same name) before it expires, then revoke it.",
     },
     permission: "manage-workspace",
   })

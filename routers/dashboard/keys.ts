@@ -8,6 +8,7 @@ import { dashboardProcedure } from "../trpc.ts";
 import { listProviderKeyViews } from "../../domain/provider_keys/list_provider_keys.ts";
 import { setProviderKey } from "../../domain/provider_keys/set_provider_key.ts";
 import { serverRouting } from "../../domain/ai/server_routing.ts";
+import { testProviderKey } from "../../domain/provider_keys/test_provider_key.ts";
 import { removeProviderKey } from "../../domain/provider_keys/delete_provider_key.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
@@ -80,4 +81,26 @@ export const deleteKey = dashboardProcedure
       actor: actorOf(ctx.auth!, ctx.ip),
       now: ctx.now,
     })
+  );
+
+export const testKey = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/keys/{provider}/test",
+      summary: "Try a provider key with one minimal call; the outcome in words",
+      description: "With `api_key`, that key (before saving it); without, the key that answers " +
+        "for the workspace now (stored, else the server's AI_API_KEY or AI_BASE_URL). A refused " +
+        "key or an unreachable provider is `ok: false` with a sentence, not an error status.",
+      notFound: false,
+      requestExample: { api_key: "sk-live-4b1f9c2e7a" },
+      responseExample: { ok: true, message: "The key works." },
+    },
+    permission: "manage-workspace",
+    rateLimit: { name: "dashboard-key-test", limit: 10, windowSeconds: 60, by: "user" },
+  })
+  .input(z.object({ provider, api_key: apiKeyField.optional() }))
+  .output(z.object({ ok: z.boolean(), message: z.string() }))
+  .mutation(({ ctx, input }) =>
+    testProviderKey(ctx.deps, ctx.auth!.workspace.id, input.provider, input.api_key)
   );

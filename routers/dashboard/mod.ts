@@ -13,7 +13,7 @@ import {
 } from "./two_factor.ts";
 import { overview, series } from "./overview.ts";
 import { report } from "./reports.ts";
-import { deleteKey, listKeys, putKey } from "./keys.ts";
+import { deleteKey, listKeys, putKey, testKey } from "./keys.ts";
 import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
@@ -55,6 +55,7 @@ import {
   listWebhooks,
   redeliverWebhook,
   rotateWebhookSecret,
+  sendWebhookTestEvent,
   updateWebhook,
 } from "./webhooks.ts";
 import { listAuditLogProcedure } from "./audit_log.ts";
@@ -90,6 +91,7 @@ export const dashboardRouter = router({
   listKeys,
   putKey,
   deleteKey,
+  testKey,
   listTags,
   createTag: createTagProcedure,
   updateTag: updateTagProcedure,
@@ -140,5 +142,6 @@ export const dashboardRouter = router({
   rotateWebhookSecret,
   listWebhookDeliveries,
   redeliverWebhook,
+  sendWebhookTestEvent,
   listAuditLog: listAuditLogProcedure,
 });

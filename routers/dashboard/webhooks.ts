@@ -14,6 +14,7 @@ import { listEndpoints } from "../../domain/webhooks/list_endpoints.ts";
 import { rotateEndpointSecret } from "../../domain/webhooks/rotate_endpoint_secret.ts";
 import { listDeliveries } from "../../domain/webhooks/list_deliveries.ts";
 import { redeliver } from "../../domain/webhooks/redeliver.ts";
+import { sendTestEvent } from "../../domain/webhooks/send_test_event.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
 import {
   deliveriesLimit,
@@ -176,3 +177,23 @@ export const redeliverWebhook = dashboardProcedure
   .mutation(({ ctx, input }) =>
     redeliver(ctx.deps, ctx.auth!.workspace.id, input.id, input.delivery)
   );
+
+export const sendWebhookTestEvent = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/webhooks/{id}/test",
+      summary: "Send this endpoint a signed `ping` event; it is listed in its deliveries",
+      description: "The `ping` payload is in docs/webhooks.md. A disabled endpoint is 409.",
+      responseExample: {
+        message: "A test event was queued; it appears in this endpoint's deliveries.",
+        event_id: "msg_2f0c9a41d7b35e8c6a1f04b9e27d5c13",
+        delivery_id: 42,
+      },
+    },
+    permission: "manage-workspace",
+    rateLimit: { name: "dashboard-webhook-test", limit: 20, windowSeconds: 60, by: "user" },
+  })
+  .input(z.object({ id: endpointId }))
+  .output(z.object({ message: z.string(), event_id: z.string(), delivery_id: z.number() }))
+  .mutation(({ ctx, input }) => sendTestEvent(ctx.deps, ctx.auth!.workspace.id, input.id));

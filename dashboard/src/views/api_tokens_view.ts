@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 /**
  * REST API tokens (the spec's settings-token panel): create one with a name,
- * see its value once with a copy button, list them with their state, revoke.
+ * see its value once with a copy button, list them with their state and a
+ * warning a week before one expires, replace one (a new token, same name; the
+ * old one is left for the owner to revoke after switching), revoke.
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
@@ -18,14 +20,53 @@ import {
 
 type ApiToken = DashboardOutputs["listApiTokens"]["data"][number];
 
-function tokenRow(ctx: ScreenContext, t: ApiToken, refresh: () => void): HTMLElement {
+/** The expiry, and a warning when the server says it is a week away or less. */
+function expiryCell(t: ApiToken): HTMLElement {
+  if (!t.expires_soon) return h("td", null, formatDate(t.expires_at));
+  const days = Math.max(0, Math.ceil((Date.parse(t.expires_at) - Date.now()) / 86_400_000));
+  return h(
+    "td",
+    { class: "expires-soon" },
+    formatDate(t.expires_at),
+    h(
+      "span",
+      { class: "pill pending", role: "note", "data-expires-soon": t.name },
+      days <= 1 ? "Expires within a day: replace it" : `Expires in ${days} days: replace it`,
+    ),
+  );
+}
+
+function tokenRow(
+  ctx: ScreenContext,
+  t: ApiToken,
+  once: HTMLElement,
+  refresh: () => void,
+): HTMLElement {
+  // A new token with the same name; the old one keeps working until its owner revokes it.
+  const replace = h("button", {
+    type: "button",
+    "data-action": "replace",
+    onClick: async () => {
+      try {
+        const created = await ctx.client.createApiToken.mutate({ name: t.name });
+        once.replaceChildren(shownOnce(
+          "New token",
+          created.token,
+          `Replacement for "${t.name}". Copy it now: it is not shown again. The old token keeps working until you revoke it: switch your integration to this one, then revoke the old.`,
+        ));
+        refresh();
+      } catch (err) {
+        ctx.notify(failureText(err));
+      }
+    },
+  }, "Replace");
   return h(
     "tr",
     { "data-token": t.name },
     h("td", null, t.name),
     h("td", null, formatDate(t.created_at)),
     h("td", null, formatDate(t.last_used_at)),
-    h("td", null, formatDate(t.expires_at)),
+    expiryCell(t),
     h(
       "td",
       null,
@@ -34,6 +75,7 @@ function tokenRow(ctx: ScreenContext, t: ApiToken, refresh: () => void): HTMLEle
     h(
       "td",
       null,
+      t.state === "active" ? replace : null,
       t.state === "active"
         ? h("button", {
           type: "button",
@@ -72,7 +114,7 @@ export const apiTokensScreen: Screen = {
     const once = h("div");
     const load = async () => {
       const list = await ctx.client.listApiTokens.query({});
-      body.replaceChildren(...list.data.map((t) => tokenRow(ctx, t, () => void load())));
+      body.replaceChildren(...list.data.map((t) => tokenRow(ctx, t, once, () => void load())));
     };
     const name = h("input", {
       name: "name",

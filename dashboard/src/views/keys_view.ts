@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 /**
  * Provider keys: the eight providers with label, last four and state; set
- * (replace) and delete. Keys are write-only: the page never sees one back.
+ * (replace) and delete; "Test" tries the key typed in (before saving) or the
+ * one in use, and says the outcome in words. Keys are write-only: the page
+ * never sees one back.
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
@@ -22,6 +24,31 @@ function keyRow(ctx: ScreenContext, k: Key, server: Server, refresh: () => void)
     "aria-label": `${k.label} key`,
     maxlength: 300,
   });
+  // The outcome of "Test" in words, beside the key it is about (never the key itself).
+  const outcome = h("span", { class: "key-test", role: "status", "data-key-test": k.provider });
+  const test = h("button", {
+    type: "button",
+    title: "Try the key typed in, or else the one in use, with one minimal call",
+    onClick: async () => {
+      test.disabled = true;
+      outcome.textContent = "Testing…";
+      outcome.className = "key-test";
+      try {
+        const typed = input.value.trim();
+        const r = await ctx.client.testKey.mutate({
+          provider: k.provider,
+          ...(typed ? { api_key: typed } : {}),
+        });
+        outcome.textContent = r.message;
+        outcome.className = `key-test ${r.ok ? "ok" : "form-error"}`;
+      } catch (err) {
+        outcome.textContent = failureText(err);
+        outcome.className = "key-test form-error";
+      } finally {
+        test.disabled = false;
+      }
+    },
+  }, "Test");
   const error = errorLine();
   const save = h("button", { type: "submit", class: "primary" }, "Save");
   const form: HTMLFormElement = h(
@@ -44,6 +71,8 @@ function keyRow(ctx: ScreenContext, k: Key, server: Server, refresh: () => void)
     input,
     h("span", { class: "field-error", "data-error-for": "api_key" }),
     save,
+    test,
+    outcome,
     error,
   );
   const remove = h("button", {

@@ -4,7 +4,8 @@
  * state; a form to add one (URL, description, the event types it receives);
  * its signing secret shown once, after creating or rotating; disable, enable
  * and delete; and per endpoint its recent deliveries with their status and
- * last attempt, each of which can be sent again.
+ * last attempt, each of which can be sent again; "Send test event" sends an
+ * enabled endpoint a signed `ping` and opens its deliveries.
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
@@ -156,6 +157,22 @@ function endpointCard(
           `Signing secret for ${r.data.url}. Copy it now: it is not shown again. Verify each request's webhook-signature with it (docs/webhooks.md).`,
         ));
       }),
+      ep.enabled
+        ? h("button", {
+          type: "button",
+          "data-action": "test-event",
+          onClick: async () => {
+            try {
+              const sent = await ctx.client.sendWebhookTestEvent.mutate({ id: ep.id });
+              ctx.notify(sent.message);
+              // The ping is listed at once (pending until the worker sends it).
+              deliveries.replaceChildren(await deliveriesPanel(ctx, ep));
+            } catch (err) {
+              ctx.notify(failureText(err));
+            }
+          },
+        }, "Send test event")
+        : null,
       h("button", {
         type: "button",
         onClick: async () => {

@@ -1963,6 +1963,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/keys/{provider}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a provider key with one minimal call; the outcome in words
+         * @description With `api_key`, that key (before saving it); without, the key that answers for the workspace now (stored, else the server's AI_API_KEY or AI_BASE_URL). A refused key or an unreachable provider is `ok: false` with a sentence, not an error status.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 10 requests per 60 s per user.
+         */
+        post: operations["dashboardTestKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/tags": {
         parameters: {
             query?: never;
@@ -2066,7 +2090,9 @@ export interface paths {
         };
         /**
          * Your settings tokens (ability `api`), newest first, with their state
-         * @description Requires the `manage-workspace` permission.
+         * @description `expires_soon`: active and expiring within 7 days; create its replacement (same name) before it expires, then revoke it.
+         *
+         *     Requires the `manage-workspace` permission.
          */
         get: operations["dashboardListApiTokens"];
         put?: never;
@@ -2754,6 +2780,30 @@ export interface paths {
          * @description Requires the `manage-workspace` permission.
          */
         post: operations["dashboardRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send this endpoint a signed `ping` event; it is listed in its deliveries
+         * @description The `ping` payload is in docs/webhooks.md. A disabled endpoint is 409.
+         *
+         *     Requires the `manage-workspace` permission.
+         *
+         *     Rate limit: 20 requests per 60 s per user.
+         */
+        post: operations["dashboardSendWebhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11469,6 +11519,57 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardTestKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example provider_1 */
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "api_key": "sk-live-4b1f9c2e7a"
+                 *     }
+                 */
+                "application/json": {
+                    api_key?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "message": "The key works."
+                     *     }
+                     */
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardListTags: {
         parameters: {
             query?: never;
@@ -11900,7 +12001,8 @@ export interface operations {
                      *           "created_at": "2026-11-21T07:06:17.123000Z",
                      *           "last_used_at": "2026-11-21T07:06:17.123000Z",
                      *           "expires_at": "2026-11-21T07:06:17.123000Z",
-                     *           "state": "active"
+                     *           "state": "active",
+                     *           "expires_soon": true
                      *         }
                      *       ]
                      *     }
@@ -11914,6 +12016,7 @@ export interface operations {
                             expires_at: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
+                            expires_soon: boolean;
                         }[];
                     };
                 };
@@ -11959,7 +12062,8 @@ export interface operations {
                      *         "created_at": "2026-11-21T07:06:17.123000Z",
                      *         "last_used_at": "2026-11-21T07:06:17.123000Z",
                      *         "expires_at": "2026-11-21T07:06:17.123000Z",
-                     *         "state": "active"
+                     *         "state": "active",
+                     *         "expires_soon": true
                      *       }
                      *     }
                      */
@@ -11973,6 +12077,7 @@ export interface operations {
                             expires_at: string;
                             /** @enum {string} */
                             state: "active" | "expired" | "revoked";
+                            expires_soon: boolean;
                         };
                     };
                 };
@@ -14510,6 +14615,49 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A test event was queued; it appears in this endpoint's deliveries.",
+                     *       "event_id": "msg_2f0c9a41d7b35e8c6a1f04b9e27d5c13",
+                     *       "delivery_id": 42
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        event_id: string;
+                        delivery_id: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
