@@ -330,7 +330,7 @@ Deno.test("portal analytics and snippet", serverTestOptions, async (t) => {
 });
 
 Deno.test(
-  "the OpenAPI document lists the fourteen portal endpoints, and our catalogue and webhook ones",
+  "the OpenAPI document lists the fourteen portal endpoints, and our catalogue, webhook and report ones",
   serverTestOptions,
   async () => {
     const r = await http(s.url, "GET", "/api/openapi.json");
@@ -338,13 +338,15 @@ Deno.test(
     const ops = Object.entries(r.body.paths as Record<string, Record<string, unknown>>)
       .filter(([path]) => path.startsWith("/api/portal/"))
       .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
-    // The catalogue of the linked store and the outbound webhooks (docs/portal-api.md) are
-    // ours, beyond the spec's fourteen.
+    // The catalogue of the linked store, the outbound webhooks and the reports
+    // (docs/portal-api.md) are ours, beyond the spec's fourteen.
     const ours = (op: string) =>
-      op.includes(" /api/portal/catalogue") || op.includes(" /api/portal/webhooks");
+      op.includes(" /api/portal/catalogue") || op.includes(" /api/portal/webhooks") ||
+      op === "GET /api/portal/reports";
     assertEquals(ops.filter((op) => !ours(op)).length, 14, ops.join(", "));
     assertOk(ops.includes("POST /api/portal/catalogue/sync"));
     assertOk(ops.includes("POST /api/portal/webhooks/{id}/rotate-secret"), ops.join(", "));
+    assertOk(ops.includes("GET /api/portal/reports"), ops.join(", "));
   },
 );
 
