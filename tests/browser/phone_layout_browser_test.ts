@@ -26,7 +26,7 @@ Deno.test("the dashboard at 390 px reaches every screen", serverTestOptions, asy
       .newPage();
     page.on("pageerror", (e) => problems.push(e.message));
     await signInAt(page, `${s.url}/dashboard`, EMAIL.acmeOwner);
-    await page.locator("body[data-screen]").waitFor();
+    await page.locator("body[data-screen]").waitFor({ timeout: 60_000 }); // a slow hash under load
 
     const header = (await page.locator("header.top").boundingBox())!;
     assertOk(header.height <= 56, `a one-line header: ${header.height}px`);
