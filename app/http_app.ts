@@ -6,9 +6,7 @@ import { homeOrFavicon } from "./home_page.ts";
 import type { AppDeps } from "../domain/deps.ts";
 import { describeError } from "./logger.ts";
 import { appRouter } from "../routers/app_router.ts";
-import { buildOpenApiDocument } from "../routers/openapi/document.ts";
-import { apiOperations } from "../routers/openapi/api_operations.ts";
-import { API_VERSION } from "../routers/system/status.ts";
+import { openApiDocuments } from "../routers/doors/openapi_documents.ts";
 import { createRequestContext } from "../routers/context.ts";
 import { createTrpcDoor, TRPC_PREFIX } from "../routers/doors/trpc_door.ts";
 import { clientIp } from "../routers/doors/client_ip.ts";
@@ -20,7 +18,7 @@ import {
 } from "../routers/doors/rest_door.ts";
 import { matchRawRoute, rawRouteMethods, rawRoutes } from "../routers/raw_routes.ts";
 import { API_DOCS_HTML, apiDocsResponse } from "../routers/doors/api_docs_page.ts";
-import { makeAsset, serveAsset, type StaticAsset } from "../routers/doors/static_files.ts";
+import { serveAsset } from "../routers/doors/static_files.ts";
 import { pageCsp } from "../routers/doors/page_csp.ts";
 import { PROBE_TIMEOUT_MS } from "../db/database_watch.ts";
 import { databaseUnavailable, toErrorReply } from "../routers/doors/http_errors.ts";
@@ -56,17 +54,7 @@ export function createHttpApp(deps: AppDeps): HttpApp {
   const rawFirst = new Set(rawRoutes.map((r) => r.pattern[0] ?? null));
   const mayBeRaw = (path: string) =>
     rawFirst.has(null) || path.startsWith("//") || rawFirst.has(firstSegment(path));
-  // Generated on the first request (about 0.1 s), then served from memory with an ETag and gzip.
-  let openApiAsset: Promise<StaticAsset> | null = null;
-  const openApi = () =>
-    openApiAsset ??= makeAsset(
-      JSON.stringify(buildOpenApiDocument(
-        apiOperations(),
-        { baseUrl: deps.config.baseUrl, version: API_VERSION },
-      )),
-      "application/json; charset=utf-8",
-      "no-cache",
-    );
+  const openApiDocument = openApiDocuments(() => deps.config.baseUrl);
   const onFault = (err: unknown) => deps.log.error("unhandled error", describeError(err));
   let docsCsp: Promise<string> | null = null;
   const unavailable = () => toErrorReply(databaseUnavailable(), onFault);
@@ -112,8 +100,9 @@ export function createHttpApp(deps: AppDeps): HttpApp {
       const home = homeOrFavicon(method, path);
       if (home) return [home, path];
     }
-    if (path === "/api/openapi.json" && (method === "GET" || method === "HEAD")) {
-      return openApi().then((asset) => [serveAsset(req, asset), path]);
+    if (path.startsWith("/api/openapi") && (method === "GET" || method === "HEAD")) {
+      const document = openApiDocument(path);
+      if (document) return document.then((asset) => [serveAsset(req, asset), path]);
     }
     if (path.startsWith("/api/docs") && (method === "GET" || method === "HEAD")) {
       return routeDocs(req, path, search, ip);

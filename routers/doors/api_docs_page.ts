@@ -1,6 +1,9 @@
 /**
- * GET /api/docs: the API reference, drawn by Swagger UI from
- * /api/openapi.json. Swagger UI (swagger-ui-dist on npm, maintained by
+ * GET /api/docs: the API reference, drawn by Swagger UI a surface at a time
+ * (`?surface=portal`, from /api/openapi/portal.json; Integration v1 by
+ * default), with a link per surface and one to the whole /api/openapi.json.
+ * A surface at a time because Swagger UI, given all 170-odd operations, took
+ * over 20 s to draw the first one on CI's two loaded cores. Swagger UI (swagger-ui-dist on npm, maintained by
  * SmartBear) was chosen over Redoc and Scalar because it ships as plain
  * static files (one script, one stylesheet) that we serve from this process,
  * injects no <style> elements at run time, and has "Try it out" with bearer
@@ -14,6 +17,11 @@
  */
 import swaggerUiDir from "swagger-ui-dist/absolute-path.js";
 import { makeAsset, serveAsset, type StaticAsset } from "./static_files.ts";
+import { SURFACES } from "../openapi/components.ts";
+
+const SURFACE_LINKS = SURFACES.map((s) =>
+  `<a href="/api/docs?surface=${s.slug}" data-surface="${s.slug}">${s.tag}</a>`
+).join("\n");
 
 /** The reference page: no inline script or style, so a strict CSP fits it. */
 export const API_DOCS_HTML = `<!doctype html>
@@ -27,7 +35,10 @@ export const API_DOCS_HTML = `<!doctype html>
 </head>
 <body>
 <header class="parley-bar"><strong>Parley API reference</strong>
-<a href="/api/openapi.json">openapi.json</a></header>
+<nav aria-label="Surfaces">
+${SURFACE_LINKS}
+</nav>
+<a href="/api/openapi.json">openapi.json (all)</a></header>
 <div id="swagger-ui"><noscript>The reference needs JavaScript; the raw document is at
 <a href="/api/openapi.json">/api/openapi.json</a>.</noscript></div>
 <script src="/api/docs/swagger-ui-bundle.js"></script>
@@ -36,10 +47,18 @@ export const API_DOCS_HTML = `<!doctype html>
 </html>
 `;
 
-/** Our start-up script: the document, list layout, filter, no remote validator badge. */
+/**
+ * Our start-up script: the chosen surface's document (an unknown one falls
+ * back to the first), list layout, filter, no remote validator badge.
+ */
 const INIT = `"use strict";
+var surfaces = ${JSON.stringify(SURFACES.map((s) => s.slug))};
+var asked = new URLSearchParams(location.search).get("surface");
+var surface = surfaces.indexOf(asked) >= 0 ? asked : surfaces[0];
+var current = document.querySelector('nav a[data-surface="' + surface + '"]');
+if (current) current.setAttribute("aria-current", "page");
 window.ui = SwaggerUIBundle({
-  url: "/api/openapi.json",
+  url: "/api/openapi/" + surface + ".json",
   dom_id: "#swagger-ui",
   deepLinking: true,
   docExpansion: "list",
@@ -58,6 +77,8 @@ const CSS = `body{margin:0;background:#fafafa}
 .parley-bar{display:flex;gap:16px;align-items:baseline;padding:14px 24px;background:#111827;
 color:#fff;font:15px/1.4 system-ui,sans-serif}
 .parley-bar a{color:#93c5fd}
+.parley-bar nav{display:flex;flex-wrap:wrap;gap:12px;flex:1}
+.parley-bar nav a[aria-current=page]{color:#fff;font-weight:600;text-decoration:none}
 .swagger-ui .information-container{padding-top:8px}
 `;
 

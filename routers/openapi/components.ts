@@ -201,27 +201,31 @@ export const SECURITY_SCHEMES: Record<Ability, { name: string; scheme: unknown }
 };
 
 /** Surfaces, in reading order, with the path prefix that places an operation in each. */
-export const SURFACES: { tag: string; prefix: string; description: string }[] = [
+export const SURFACES: { tag: string; slug: string; prefix: string; description: string }[] = [
   {
     tag: "Integration v1",
+    slug: "v1",
     prefix: "/api/v1/",
     description: "The integration API: bots, conversations, knowledge and AI replies for " +
       "servers and automation. Bearer settings token (ability `api`).",
   },
   {
     tag: "Portal",
+    slug: "portal",
     prefix: "/api/portal/",
     description: "The white-label portal for a workspace's owners and administrators. Bearer " +
       "portal token from `POST /api/portal/login`; the workspace must have the portal enabled.",
   },
   {
     tag: "Agent",
+    slug: "agent",
     prefix: "/api/agent/",
     description: "The agent inbox app: conversations, replies, tags and canned replies. Bearer " +
       "agent token.",
   },
   {
     tag: "Dashboard",
+    slug: "dashboard",
     prefix: "/api/dashboard/",
     description: "The owners' dashboard (/dashboard): bots, branding, knowledge, provider keys " +
       "and usage for a workspace's owners and administrators (viewers read). Bearer dashboard " +
@@ -229,6 +233,7 @@ export const SURFACES: { tag: string; prefix: string; description: string }[] = 
   },
   {
     tag: "Widget",
+    slug: "widget",
     prefix: "/widget/",
     description: "Public endpoints of the embeddable chat widget, addressed by the bot's public " +
       "key. No token: rate limited per IP address. A visitor proves a conversation is theirs " +
@@ -236,10 +241,19 @@ export const SURFACES: { tag: string; prefix: string; description: string }[] = 
   },
   {
     tag: "System",
+    slug: "system",
     prefix: "/",
     description: "Service status and probes. No authentication.",
   },
 ];
+
+/**
+ * The surface named by `slug` (`/api/openapi/{slug}.json`, `/api/docs?surface={slug}`), or
+ * undefined.
+ */
+export function surfaceBySlug(slug: string) {
+  return SURFACES.find((s) => s.slug === slug);
+}
 
 export function surfaceOf(path: string): string {
   return SURFACES.find((s) => path.startsWith(s.prefix))!.tag;

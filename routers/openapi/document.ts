@@ -54,6 +54,11 @@ export function describeProcedures(router: AnyRouter): DescribedOperation[] {
 export interface DocumentInfo {
   baseUrl: string;
   version: string;
+  /**
+   * One surface's tag: the document holds its operations alone (`/api/openapi/{slug}.json`,
+   * what the reference page draws, a surface at a time).
+   */
+  surface?: string;
 }
 
 export function buildOpenApiDocument(ops: DescribedOperation[], info: DocumentInfo) {
@@ -61,6 +66,7 @@ export function buildOpenApiDocument(ops: DescribedOperation[], info: DocumentIn
   const used = new Set<string>();
   for (const op of ops) {
     const { method, path } = op.meta.openapi!;
+    if (info.surface && surfaceOf(path) !== info.surface) continue;
     (paths[path] ??= {})[method.toLowerCase()] = operation(op);
     used.add(surfaceOf(path));
   }
@@ -73,7 +79,7 @@ export function buildOpenApiDocument(ops: DescribedOperation[], info: DocumentIn
   return {
     openapi: "3.1.0",
     info: {
-      title: "Parley API",
+      title: info.surface ? `Parley API: ${info.surface}` : "Parley API",
       version: info.version,
       description: "Parley's HTTP surfaces: the integration API (`/api/v1`), the white-label " +
         "portal (`/api/portal`), the agent inbox (`/api/agent`), the public widget endpoints " +

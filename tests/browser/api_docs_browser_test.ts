@@ -1,6 +1,7 @@
 /**
  * GET /api/docs in headless Chromium: Swagger UI, served from this process
- * (no CDN), draws every surface's operations from /api/openapi.json, the
+ * (no CDN), draws every surface's operations a surface at a time (its link,
+ * `?surface=`, from /api/openapi/{slug}.json), the
  * widget stream with its event-stream response, and "Try it out" calls the
  * server. The HTML is served under a strict Content-Security-Policy (added
  * here) to prove the page needs no inline script or style, and no console
@@ -34,7 +35,7 @@ Deno.test("API reference in a browser", serverTestOptions, async (t) => {
     page.on("request", (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith("data:")) offSite.push(r.url());
     });
-    await page.route(`${base}/api/docs`, async (route) => {
+    await page.route((url) => url.pathname === "/api/docs", async (route) => {
       const res = await route.fetch();
       await route.fulfill({
         response: res,
@@ -42,60 +43,73 @@ Deno.test("API reference in a browser", serverTestOptions, async (t) => {
       });
     });
 
-    await t.step("the page draws every surface's operations", async () => {
+    // Each surface's page draws the operations of its own document, and the documents
+    // together hold every operation of the whole one.
+    const sections = doc.tags.map((x: { name: string }) => x.name) as string[];
+    const slugs: Record<string, string> = {
+      "Integration v1": "v1",
+      Portal: "portal",
+      Agent: "agent",
+      Dashboard: "dashboard",
+      Widget: "widget",
+      System: "system",
+    };
+    const drawnPaths = () =>
+      page.locator(".opblock-summary-path").evaluateAll((els) =>
+        els.map((e) => e.getAttribute("data-path") ?? "")
+      );
+
+    await t.step("the page draws every surface's operations, a surface at a time", async () => {
       const res = await page.goto(`${base}/api/docs`);
       assertEquals(res?.status(), 200);
-      await page.waitForSelector(".opblock", { timeout: 20_000 });
+      for (const name of ["Integration v1", "Portal", "Widget", "System"]) {
+        assertOk(sections.includes(name), `document tag ${name}`);
+      }
+      // Without ?surface=, the first surface (the integration API).
+      await page.locator('.opblock-summary-path[data-path="/api/v1/chatbots/{key}/messages"]')
+        .first().waitFor({ timeout: 20_000 });
+      await page.screenshot({ path: new URL("api-docs.png", OUTPUT).pathname });
+      let drawn = 0;
+      for (const name of sections) {
+        const slug = slugs[name];
+        assertOk(slug, `a link for ${name}`);
+        const part = await (await fetch(`${base}/api/openapi/${slug}.json`)).json();
+        const expected = Object.entries(part.paths).flatMap(([path, ops]) =>
+          Object.values(ops as Record<string, { tags: string[] }>).map((o) => {
+            assertEquals(o.tags, [name], `${path} belongs to ${name}`);
+            return path;
+          })
+        );
+        const whole = Object.entries(doc.paths).flatMap(([path, ops]) =>
+          Object.values(ops as Record<string, { tags: string[] }>)
+            .filter((o) => o.tags.includes(name)).map(() => path)
+        );
+        assertEquals(expected.sort(), whole.sort(), `${name}: the same operations as the whole`);
+        await page.locator(`nav a[data-surface="${slug}"]`).click();
+        await page.waitForURL(`**/api/docs?surface=${slug}`);
+        assertEquals(
+          await page.locator("nav a[aria-current=page]").getAttribute("data-surface"),
+          slug,
+        );
+        const deadline = Date.now() + 30_000;
+        let missing = expected;
+        while (missing.length > 0 && Date.now() < deadline) {
+          const now = await drawnPaths();
+          missing = expected.filter((p) => !now.includes(p));
+          if (missing.length) await new Promise((r) => setTimeout(r, 200));
+        }
+        assertEquals(missing, [], `${name}: every operation is drawn`);
+        drawn += expected.length;
+      }
       const operations = Object.values(doc.paths).reduce(
         (n: number, ops) => n + Object.keys(ops as object).length,
         0,
       );
-      const expected = doc.tags.map((x: { name: string }) => x.name);
-      for (const name of ["Integration v1", "Portal", "Widget", "System"]) {
-        assertOk(expected.includes(name), `document tag ${name}`);
-      }
-      // A document this long is read a section at a time, through the page's filter (Swagger
-      // UI stops drawing the whole list at once): each section draws all its operations.
-      const filter = page.locator("input.operation-filter-input");
-      let drawn = 0;
-      for (const name of expected) {
-        const paths = Object.entries(doc.paths).flatMap(([path, ops]) =>
-          Object.values(ops as Record<string, { tags: string[] }>)
-            .filter((o) => o.tags.includes(name)).map(() => path)
-        );
-        await filter.fill(name);
-        const shown = () =>
-          page.locator(".opblock-summary-path").evaluateAll((els) =>
-            els.map((e) => e.getAttribute("data-path") ?? "")
-          );
-        const deadline = Date.now() + 30_000;
-        let missing = paths;
-        while (missing.length > 0 && Date.now() < deadline) {
-          const now = await shown();
-          missing = paths.filter((p) => !now.includes(p));
-          if (missing.length) await new Promise((r) => setTimeout(r, 200));
-        }
-        assertEquals(missing, [], `section ${name}: every operation is drawn`);
-        drawn += paths.length;
-      }
       assertEquals(drawn, operations, "every operation is drawn");
-      await filter.fill("Integration v1");
-      await page.screenshot({ path: new URL("api-docs.png", OUTPUT).pathname });
-      for (
-        const [path, tag] of [
-          ["/api/v1/chatbots/{key}/messages", "Integration v1"],
-          ["/api/portal/login", "Portal"],
-          ["/widget/{key}/stream", "Widget"],
-          ["/api/status", "System"],
-        ]
-      ) {
-        await filter.fill(tag!);
-        await page.locator(`.opblock-summary-path[data-path="${path}"]`).first().waitFor();
-      }
     });
 
     await t.step("the widget stream shows its event-stream response", async () => {
-      await page.locator("input.operation-filter-input").fill("Widget");
+      await page.goto(`${base}/api/docs?surface=widget`);
       await page.locator('.opblock-summary-path[data-path="/widget/{key}/stream"]').click();
       const block = page.locator(".opblock.is-open");
       await block.locator(".responses-wrapper").waitFor();
@@ -103,11 +117,10 @@ Deno.test("API reference in a browser", serverTestOptions, async (t) => {
       assertMatch(text, /text\/event-stream/);
       assertMatch(text, /event: meta/);
       assertMatch(text, /provider_rate_limited/);
-      await block.locator(".opblock-summary").click(); // close it again
     });
 
     await t.step("Try it out calls the server", async () => {
-      await page.locator("input.operation-filter-input").fill("System");
+      await page.goto(`${base}/api/docs?surface=system`);
       await page.locator('.opblock-summary-path[data-path="/api/status"]').click();
       const block = page.locator(".opblock.is-open");
       await block.locator("button.try-out__btn").click();

@@ -74,6 +74,38 @@ Deno.test("dashboard settings screens in headless Chromium", serverTestOptions, 
       await shot(owner, "inbox-settings-desktop");
     });
 
+    await t.step("inline edits have Cancel, which puts back what is stored", async () => {
+      const row = owner.locator('tr[data-tag="VIP <b>customer</b>"]');
+      const name = row.locator("input[name=name]");
+      const save = row.getByRole("button", { name: "Save" });
+      const cancel = row.getByRole("button", { name: "Cancel" });
+      assertOk(await save.isDisabled(), "nothing to save before a change");
+      assertOk(await cancel.isDisabled(), "nothing to cancel before a change");
+      await name.fill("VIP, renamed by mistake");
+      assertOk(await cancel.isEnabled(), "Cancel once something changed");
+      await cancel.click();
+      assertEquals(await name.inputValue(), "VIP <b>customer</b>");
+      assertOk(await save.isDisabled(), "back to nothing to save");
+      const canned = owner.locator('tr[data-canned="Shipping times"]');
+      await canned.getByRole("button", { name: "Edit" }).click();
+      const edit = owner.getByRole("form", { name: "Edit Shipping times" });
+      await edit.locator("input[name=title]").fill("Not what I meant");
+      await edit.getByRole("button", { name: "Cancel" }).click();
+      await owner.locator('tr[data-canned="Shipping times"]').waitFor();
+      assertEquals(await owner.getByRole("form", { name: "Edit Shipping times" }).count(), 0);
+      // Nothing reached the server.
+      const tags = await http(s.url, "GET", "/api/agent/tags", { token: T.acme.agent.agent });
+      assertOk(
+        (tags.body.tags as { name: string }[]).some((x) => x.name === "VIP <b>customer</b>"),
+      );
+      const replies = await http(s.url, "GET", "/api/agent/canned", {
+        token: T.acme.agent.agent,
+      });
+      assertOk(
+        (replies.body.canned as { title: string }[]).every((c) => c.title !== "Not what I meant"),
+      );
+    });
+
     await t.step("an invited agent sets a password, signs in to /inbox, uses both", async () => {
       await owner.goto(`${s.url}/dashboard#/team`);
       const form = owner.getByRole("form", { name: "Invite a teammate" });

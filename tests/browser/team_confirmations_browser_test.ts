@@ -76,6 +76,8 @@ Deno.test("Team screen: links kept, confirmations, joining", serverTestOptions, 
 
     let alexLink = "";
     await t.step("alex's link stays listed after vera's invitation, with Copy", async () => {
+      // The screen draws its form once the team is loaded.
+      await form.locator("select[name=role] option").first().waitFor({ state: "attached" });
       const options = await form.locator("select[name=role] option").allTextContents();
       assertEquals(options, ["Administrator", "Agent", "Viewer"]);
       await invite("alex@acme.test", "agent");

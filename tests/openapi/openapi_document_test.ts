@@ -182,6 +182,37 @@ Deno.test("the OpenAPI document", serverTestOptions, async (t) => {
       assertEquals(body.required.sort(), ["message", "visitor_id"]);
       assertOk(statuses("post", "/widget/{key}/stream").includes("429"));
     });
+
+    await t.step("each surface has a document of its own operations alone", async () => {
+      const slugs = ["v1", "portal", "agent", "dashboard", "widget", "system"];
+      const whole: Doc = await (await fetch(`${s.url}/api/openapi.json`)).json();
+      const seen: string[] = [];
+      for (const slug of slugs) {
+        const res = await fetch(`${s.url}/api/openapi/${slug}.json`);
+        assertEquals(res.status, 200, slug);
+        const part: Doc = await res.json();
+        assertEquals(part.tags.length, 1, `${slug}: one tag`);
+        const tag = part.tags[0].name;
+        for (const [path, ops] of Object.entries(part.paths)) {
+          for (const [method, o] of Object.entries(ops as Record<string, Doc>)) {
+            assertEquals(o.tags, [tag], `${method} ${path} in ${slug}`);
+            assertEquals(o, whole.paths[path][method], `${method} ${path} as in the whole`);
+            seen.push(`${method} ${path}`);
+          }
+        }
+        // Only the security schemes its operations use.
+        const used = new Set(
+          JSON.stringify(part.paths).match(/"[a-zA-Z]+Token"/g)?.map((x) => x.slice(1, -1)),
+        );
+        for (const name of Object.keys(part.components.securitySchemes)) {
+          assertOk(used.has(name), `${slug}: scheme ${name} is used`);
+        }
+      }
+      assertEquals(seen.sort(), all.map((x) => `${x.method} ${x.path}`).sort());
+      const unknown = await fetch(`${s.url}/api/openapi/nope.json`);
+      assertEquals(unknown.status, 404);
+      await unknown.body?.cancel();
+    });
   } finally {
     await s.stop();
   }

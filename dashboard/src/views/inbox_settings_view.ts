@@ -21,10 +21,31 @@ function tagRow(ctx: ScreenContext, tag: Tag, refresh: () => void): HTMLElement 
     "aria-label": "Colour",
   });
   const error = errorLine();
+  const save = h("button", { type: "submit", disabled: true }, "Save");
+  // Cancel puts back what is stored; both buttons wait for a change.
+  const cancel = h("button", {
+    type: "button",
+    disabled: true,
+    onClick: () => {
+      name.value = tag.name;
+      color.value = tag.color;
+      error.textContent = "";
+      form.querySelectorAll<HTMLElement>("[data-error-for]").forEach((e) => e.textContent = "");
+      changed();
+      name.focus();
+    },
+  }, "Cancel");
+  const changed = () => {
+    const dirty = name.value !== tag.name || color.value.toLowerCase() !== tag.color.toLowerCase();
+    save.disabled = !dirty;
+    cancel.disabled = !dirty;
+  };
   const form: HTMLFormElement = h(
     "form",
     {
       class: "inline-form",
+      "aria-label": `Tag ${tag.name}`,
+      onInput: changed,
       onSubmit: async (e) => {
         e.preventDefault();
         try {
@@ -38,7 +59,8 @@ function tagRow(ctx: ScreenContext, tag: Tag, refresh: () => void): HTMLElement 
     },
     name,
     color,
-    h("button", { type: "submit" }, "Save"),
+    save,
+    cancel,
     h("span", { class: "field-error", "data-error-for": "name" }),
     error,
   );
@@ -100,10 +122,12 @@ function newTagForm(ctx: ScreenContext, refresh: () => void): HTMLElement {
   return form;
 }
 
+/** A new reply's form, or an existing one's edit (with Cancel, which puts its row back). */
 function cannedForm(
   ctx: ScreenContext,
   existing: Canned | null,
   done: () => void,
+  cancel?: () => void,
 ): HTMLFormElement {
   const title = h("input", {
     name: "title",
@@ -140,6 +164,7 @@ function cannedForm(
       "div",
       { class: "form-actions" },
       h("button", { type: "submit", class: "primary" }, existing ? "Save" : "Add reply"),
+      cancel ? h("button", { type: "button", onClick: cancel }, "Cancel") : null,
     ),
     error,
   );
@@ -161,8 +186,15 @@ function cannedRow(ctx: ScreenContext, c: Canned, refresh: () => void): HTMLElem
       manage
         ? h("button", {
           type: "button",
-          onClick: () =>
-            row.replaceWith(h("tr", null, h("td", { colspan: 5 }, cannedForm(ctx, c, refresh)))),
+          onClick: () => {
+            const editing = h(
+              "tr",
+              { "data-editing": c.title },
+              h("td", { colspan: 5 }, cannedForm(ctx, c, refresh, () => editing.replaceWith(row))),
+            );
+            row.replaceWith(editing);
+            editing.querySelector<HTMLInputElement>("input[name=title]")?.focus();
+          },
         }, "Edit")
         : null,
       manage
