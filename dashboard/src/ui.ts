@@ -106,3 +106,12 @@ export async function saveCsv(res: Response, fallback = "export.csv"): Promise<s
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
   return name;
 }
+
+/** Why a CSV export was refused, from its JSON error body: the field errors, else the message. */
+export async function exportFailureText(res: Response): Promise<string> {
+  const problem: { message?: string; errors?: Record<string, string[]> } = await res.json()
+    .catch(() => ({}));
+  return problem.errors
+    ? Object.values(problem.errors).flat().join(" ")
+    : problem.message ?? `The export failed (HTTP ${res.status}).`;
+}

@@ -17,6 +17,7 @@ import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse } from "../doors/rest_door.ts";
 import { auditFilterInput } from "../schemas/audit_filter.ts";
+import { csvDownload } from "../doors/csv_download.ts";
 
 const RATE_LIMIT: RateLimitSpec = {
   name: "dashboard-audit-export",
@@ -40,18 +41,7 @@ async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
     const parsed = auditFilterInput.safeParse(query);
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const file = exportAuditLog(deps.sql, auth.workspace, parsed.data, now, onFault);
-    headers.set("content-type", "text/csv; charset=utf-8");
-    headers.set(
-      "content-disposition",
-      `attachment; filename="${file.filename}"; filename*=UTF-8''${
-        encodeURIComponent(file.filename)
-      }`,
-    );
-    headers.set("cache-control", "no-store");
-    headers.set("x-content-type-options", "nosniff");
-    if (req.method !== "HEAD") return new Response(file.body, { status: 200, headers });
-    await file.body.cancel();
-    return new Response(null, { status: 200, headers });
+    return await csvDownload(req, headers, file);
   } catch (err) {
     return errorResponse(toErrorReply(err, onFault), headers);
   }

@@ -25,6 +25,7 @@ import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse } from "../doors/rest_door.ts";
 import { historyFilterInput } from "../schemas/history_filter.ts";
+import { csvDownload } from "../doors/csv_download.ts";
 
 export const EXPORT_RATE_LIMIT: RateLimitSpec = {
   name: "dashboard-export",
@@ -64,19 +65,7 @@ async function handleExport(req: Request, deps: AppDeps, ip: string): Promise<Re
       now,
       onFault,
     );
-    headers.set("content-type", "text/csv; charset=utf-8");
-    headers.set(
-      "content-disposition",
-      `attachment; filename="${file.filename}"; filename*=UTF-8''${
-        encodeURIComponent(file.filename)
-      }`,
-    );
-    headers.set("cache-control", "no-store");
-    headers.set("x-content-type-options", "nosniff");
-    if (req.method !== "HEAD") return new Response(file.body, { status: 200, headers });
-    // No body will be read: the export's slot is given back at once.
-    await file.body.cancel();
-    return new Response(null, { status: 200, headers });
+    return await csvDownload(req, headers, file);
   } catch (err) {
     return errorResponse(toErrorReply(err, onFault), headers);
   }

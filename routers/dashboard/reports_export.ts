@@ -22,6 +22,7 @@ import { enforceRateLimit, type RateLimitSpec } from "../guards/rate_limit.ts";
 import { toErrorReply } from "../doors/http_errors.ts";
 import { errorResponse } from "../doors/rest_door.ts";
 import { reportInputShape } from "../schemas/report.ts";
+import { csvDownload } from "../doors/csv_download.ts";
 
 const REPORT_EXPORT_RATE_LIMIT: RateLimitSpec = {
   name: "dashboard-report-export",
@@ -50,11 +51,7 @@ async function handleExport(req: Request, deps: AppDeps): Promise<Response> {
     const parsed = exportInput.safeParse(Object.fromEntries(new URL(req.url).searchParams));
     if (!parsed.success) throw new TRPCError({ code: "BAD_REQUEST", cause: parsed.error });
     const file = await exportReportTable(deps.sql, auth.workspace, parsed.data, now);
-    headers.set("content-type", "text/csv; charset=utf-8");
-    headers.set("content-disposition", `attachment; filename="${file.filename}"`);
-    headers.set("cache-control", "no-store");
-    headers.set("x-content-type-options", "nosniff");
-    return new Response(file.text, { status: 200, headers });
+    return await csvDownload(req, headers, { filename: file.filename, body: file.text });
   } catch (err) {
     return errorResponse(toErrorReply(err, onFault), headers);
   }

@@ -14,7 +14,16 @@ import {
 } from "../../../clients/dashboard_client.ts";
 import { AUDIT_ACTIONS } from "../../../domain/audit/audit_actions.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
-import { errorLine, field, formatDate, pageHeader, saveCsv, showFieldErrors } from "../ui.ts";
+import {
+  errorLine,
+  exportFailureText,
+  field,
+  formatDate,
+  pageHeader,
+  saveCsv,
+  showFieldErrors,
+} from "../ui.ts";
+import { keysetList } from "../keyset_list.ts";
 
 type Row = DashboardOutputs["listAuditLog"]["data"][number];
 
@@ -123,46 +132,28 @@ export const auditLogScreen: Screen = {
   permission: "manage-workspace",
   async render(ctx) {
     const page = h("section", { class: "audit-log" }, pageHeader("Audit log"));
-    const body = h("tbody");
-    const more = h("button", { type: "button", hidden: true }, "Load more");
-    const summary = h("p", { class: "muted", role: "status" });
     const error = errorLine();
     let filter: AuditFilter = {};
-    let cursor: string | null = null;
-    let shown = 0;
-    let seq = 0;
-
-    const load = async (append: boolean) => {
-      const mine = ++seq;
-      try {
-        const res = await ctx.client.listAuditLog.query({
+    const list = keysetList({
+      fetch: (cursor) =>
+        ctx.client.listAuditLog.query({
           ...filter,
           per_page: PER_PAGE,
-          ...(append && cursor ? { cursor } : {}),
-        });
-        if (mine !== seq) return;
-        error.textContent = "";
-        if (!append) {
-          body.replaceChildren();
-          shown = 0;
-        }
-        body.append(...res.data.map(row));
-        shown += res.data.length;
-        cursor = res.next_cursor;
-        more.hidden = cursor === null;
-        summary.textContent = shown === 0
+          ...(cursor ? { cursor } : {}),
+        }),
+      row,
+      describe: (shown, more) =>
+        shown === 0
           ? "Nothing recorded matches."
-          : `${shown} entr${shown === 1 ? "y" : "ies"} shown${cursor ? "; more below" : ""}.`;
-      } catch (err) {
-        if (mine !== seq) return;
-        error.textContent = showFieldErrors(form, err);
-      }
-    };
+          : `${shown} entr${shown === 1 ? "y" : "ies"} shown${more ? "; more below" : ""}.`,
+      failed: (err) => error.textContent = showFieldErrors(form, err),
+      loaded: () => error.textContent = "",
+    });
     const form = await filterForm(
       ctx,
       (f) => {
         filter = f;
-        void load(false);
+        void list.reload();
       },
       async (f) => {
         ctx.notify("Preparing the export…");
@@ -171,19 +162,14 @@ export const auditLogScreen: Screen = {
           f,
         );
         if (!res.ok) {
-          const problem: { message?: string; errors?: Record<string, string[]> } = await res
-            .json().catch(() => ({}));
-          error.textContent = problem.errors
-            ? Object.values(problem.errors).flat().join(" ")
-            : problem.message ?? `The export failed (HTTP ${res.status}).`;
+          error.textContent = await exportFailureText(res);
           ctx.notify("");
           return;
         }
         ctx.notify(`Saved ${await saveCsv(res, "audit-log.csv")}.`);
       },
     );
-    more.addEventListener("click", () => void load(true));
-    await load(false);
+    await list.reload();
     ctx.dataReady();
     page.append(
       h(
@@ -194,7 +180,7 @@ export const auditLogScreen: Screen = {
       ),
       form,
       error,
-      summary,
+      list.summary,
       h(
         "div",
         { class: "table-wrap" },
@@ -212,10 +198,10 @@ export const auditLogScreen: Screen = {
               ),
             ),
           ),
-          body,
+          list.body,
         ),
       ),
-      more,
+      list.more,
     );
     return page;
   },

@@ -9,6 +9,7 @@
  * period is set at the foot of the list. Every value is shown as text.
  */
 import { h } from "../../../inbox/src/dom.ts";
+import { keysetList } from "../keyset_list.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
 import { errorLine, failureText, field, formatDate, pageHeader, showFieldErrors } from "../ui.ts";
@@ -197,8 +198,6 @@ export const contactsScreen: Screen = {
       return await contactView(ctx, String(data.id));
     }
     if (params[0]) return await contactView(ctx, params[0]);
-    const body = h("tbody");
-    const more = h("button", { type: "button", hidden: true }, "Load more");
     const error = errorLine();
     const q = h("input", {
       name: "q",
@@ -206,29 +205,20 @@ export const contactsScreen: Screen = {
       placeholder: "Name or e-mail",
       maxlength: 200,
     });
-    let cursor: string | null = null;
-    let seq = 0;
-    const load = async (append: boolean) => {
-      const mine = ++seq;
-      try {
-        const res = await ctx.client.listContacts.query({
+    const list = keysetList({
+      fetch: (cursor) =>
+        ctx.client.listContacts.query({
           ...(q.value.trim() ? { q: q.value.trim() } : {}),
-          ...(append && cursor ? { cursor } : {}),
-        });
-        if (mine !== seq) return;
-        if (!append) body.replaceChildren();
-        body.append(...res.data.map(row));
-        if (!body.children.length) {
-          body.append(h("tr", null, h("td", { colspan: 7, class: "muted" }, "No contacts found.")));
-        }
-        cursor = res.next_cursor;
-        more.hidden = cursor === null;
-        error.textContent = "";
-      } catch (err) {
-        error.textContent = failureText(err);
-      }
-    };
-    more.addEventListener("click", () => void load(true));
+          ...(cursor ? { cursor } : {}),
+        }),
+      row,
+      describe: (shown, more) =>
+        shown === 0
+          ? "No contacts found."
+          : `${shown} contact${shown === 1 ? "" : "s"} shown${more ? "; more below" : ""}.`,
+      failed: (err) => error.textContent = failureText(err),
+      loaded: () => error.textContent = "",
+    });
     const search = h(
       "form",
       {
@@ -236,13 +226,13 @@ export const contactsScreen: Screen = {
         "aria-label": "Search contacts",
         onSubmit: (e) => {
           e.preventDefault();
-          void load(false);
+          void list.reload();
         },
       },
       field("Search", q),
       h("button", { type: "submit", class: "primary" }, "Search"),
     );
-    await load(false);
+    await list.reload();
     ctx.dataReady();
     return h(
       "section",
@@ -250,6 +240,7 @@ export const contactsScreen: Screen = {
       pageHeader("Contacts"),
       search,
       error,
+      list.summary,
       h(
         "table",
         { class: "table" },
@@ -264,9 +255,9 @@ export const contactsScreen: Screen = {
             ) => h("th", null, t)),
           ),
         ),
-        body,
+        list.body,
       ),
-      more,
+      list.more,
       h("h2", null, "Retention"),
       await retentionForm(ctx),
     );

@@ -14,7 +14,16 @@ import {
   type HistoryFilter,
 } from "../../../clients/dashboard_client.ts";
 import type { Screen, ScreenContext } from "../screen.ts";
-import { errorLine, field, formatDate, pageHeader, saveCsv, showFieldErrors } from "../ui.ts";
+import {
+  errorLine,
+  exportFailureText,
+  field,
+  formatDate,
+  pageHeader,
+  saveCsv,
+  showFieldErrors,
+} from "../ui.ts";
+import { keysetList } from "../keyset_list.ts";
 import { transcriptView } from "./history_transcript_view.ts";
 import {
   conversationState,
@@ -195,45 +204,27 @@ export const historyScreen: Screen = {
   async render(ctx, params) {
     if (params[0]) return await transcriptView(ctx, params[0]);
     const page = h("section", { class: "history" }, pageHeader("Conversation history"));
-    const body = h("tbody");
-    const more = h("button", { type: "button", hidden: true }, "Load more");
-    const summary = h("p", { class: "muted", role: "status" });
     const error = errorLine();
-    let cursor: string | null = null;
-    let shown = 0;
-    let seq = 0;
-
-    const load = async (filter: HistoryFilter, append: boolean) => {
-      const mine = ++seq;
-      try {
-        const res = await ctx.client.listConversations.query({
-          ...filter,
+    const list = keysetList({
+      fetch: (cursor) =>
+        ctx.client.listConversations.query({
+          ...kept,
           per_page: PER_PAGE,
-          ...(append && cursor ? { cursor } : {}),
-        });
-        if (mine !== seq) return;
-        error.textContent = "";
-        if (!append) {
-          body.replaceChildren();
-          shown = 0;
-        }
-        body.append(...res.data.map(row));
-        shown += res.data.length;
-        cursor = res.next_cursor;
-        more.hidden = cursor === null;
-        summary.textContent = shown === 0
+          ...(cursor ? { cursor } : {}),
+        }),
+      row,
+      describe: (shown, more) =>
+        shown === 0
           ? "No conversation matches."
-          : `${shown} conversation${shown === 1 ? "" : "s"} shown${cursor ? "; more below" : ""}.`;
-      } catch (err) {
-        if (mine !== seq) return;
-        error.textContent = showFieldErrors(form, err);
-      }
-    };
+          : `${shown} conversation${shown === 1 ? "" : "s"} shown${more ? "; more below" : ""}.`,
+      failed: (err) => error.textContent = showFieldErrors(form, err),
+      loaded: () => error.textContent = "",
+    });
     const form = await filterForm(
       ctx,
       (f) => {
         kept = f;
-        void load(f, false);
+        void list.reload();
       },
       async (f) => {
         kept = f;
@@ -243,24 +234,19 @@ export const historyScreen: Screen = {
           f,
         );
         if (!res.ok) {
-          const problem: { message?: string; errors?: Record<string, string[]> } = await res
-            .json().catch(() => ({}));
-          error.textContent = problem.errors
-            ? Object.values(problem.errors).flat().join(" ")
-            : problem.message ?? `The export failed (HTTP ${res.status}).`;
+          error.textContent = await exportFailureText(res);
           ctx.notify("");
           return;
         }
         ctx.notify(`Saved ${await saveCsv(res)}.`);
       },
     );
-    more.addEventListener("click", () => void load(kept, true));
-    await load(kept, false);
+    await list.reload();
     ctx.dataReady();
     page.append(
       form,
       error,
-      summary,
+      list.summary,
       h(
         "div",
         { class: "table-wrap" },
@@ -277,10 +263,10 @@ export const historyScreen: Screen = {
                 .map((t) => h("th", null, t)),
             ),
           ),
-          body,
+          list.body,
         ),
       ),
-      more,
+      list.more,
     );
     return page;
   },
