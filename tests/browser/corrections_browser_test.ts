@@ -7,7 +7,8 @@
  * question in the widget and is answered from the correction (the fake
  * provider answers with what the prompt's knowledge says). The owner sees the
  * correction listed on the bot's knowledge page, as text, and try-it labels
- * its passage. Screenshots go to tests/output/.
+ * its passage; an owner corrects another reply from the dashboard's
+ * transcript with an edited question. Screenshots go to tests/output/.
  */
 import type { Page } from "playwright-core";
 import { assertEquals, assertOk } from "../helpers/assert.ts";
@@ -20,11 +21,12 @@ import { launchChromium, signInAt } from "../helpers/browser.ts";
 const OUTPUT = new URL("../output/", import.meta.url);
 const WRONG = "Express shipping costs 15 euros.";
 const RIGHT = "Express shipping costs 25 euros <b>since March</b>.";
+const SUNDAYS = "Parcels go out on Sundays too, from the Tallinn warehouse.";
 
 /** The provider "reads" its prompt: the corrected answer when the knowledge carries it. */
 function reply(req: ChatRequestRecord): string {
   const prompt = req.messages.map((m) => m.content).join("\n");
-  return prompt.includes(RIGHT) ? RIGHT : WRONG;
+  return prompt.includes(SUNDAYS) ? SUNDAYS : prompt.includes(RIGHT) ? RIGHT : WRONG;
 }
 
 Deno.test(
@@ -124,6 +126,45 @@ Deno.test(
           fullPage: true,
         });
         await owner.context().close();
+      });
+      await t.step("an owner corrects a reply from the dashboard's transcript", async () => {
+        const r = await postStream(s.url, "acme-helper", {
+          visitor_id: "v_browser_corr_2",
+          message: "Are parcels sent on weekends?",
+        });
+        const other = r.events.find((e) => e.event === "meta")!.data.conversation_id;
+        const owner = await newPage();
+        await signInAt(owner, `${s.url}/dashboard`, EMAIL.acmeOwner);
+        await owner.locator("body[data-screen]").waitFor();
+        await owner.goto(`${s.url}/dashboard#/conversations/${other}`);
+        const entry = owner.locator(".entry.message[data-role=assistant]").last();
+        await entry.waitFor();
+        assertEquals(
+          await owner.locator(".entry.message[data-role=visitor] button.correct-answer").count(),
+          0,
+        );
+        await entry.locator("button.correct-answer").click();
+        const form = entry.locator("form.correction-form");
+        assertEquals(
+          await form.locator("textarea[name=question]").inputValue(),
+          "Are parcels sent on weekends?",
+        );
+        await form.locator("textarea[name=question]").fill("Do you ship parcels on Sundays?");
+        await form.locator("textarea[name=answer]").fill(SUNDAYS);
+        await form.locator("button[type=submit]").click();
+        await form.waitFor({ state: "detached" });
+        await owner.screenshot({
+          path: new URL("corrections-transcript.png", OUTPUT).pathname,
+          fullPage: true,
+        });
+        await owner.context().close();
+        const next = await postStream(s.url, "acme-helper", {
+          visitor_id: "v_browser_corr_3",
+          message: "Do you ship on Sundays?",
+        });
+        const text = next.events.filter((e) => e.event === "delta").map((e) => e.data.delta)
+          .join("");
+        assertEquals(text, SUNDAYS);
       });
       assertEquals(problems, []);
     } finally {

@@ -132,7 +132,14 @@ export async function transcriptView(ctx: ScreenContext, id: string): Promise<HT
       `Conversation with ${visitor}`,
       h("a", { href: "#/conversations", class: "button" }, "Back to the list"),
     ),
-    h("p", { class: "read-only", role: "note" }, "Read-only transcript. Reply from the inbox."),
+    h(
+      "p",
+      { class: "read-only", role: "note" },
+      "Read-only transcript. Reply from the inbox.",
+      ctx.can("manage-content")
+        ? " A wrong AI reply can be corrected here: the right answer becomes knowledge of the bot."
+        : "",
+    ),
     h(
       "dl",
       { class: "transcript-facts card" },
