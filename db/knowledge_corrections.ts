@@ -14,7 +14,7 @@ export interface CorrectionRow {
   answer: string;
   status: string;
   chunk_count: number;
-  /** The conversation's public id; null once the conversation is erased. */
+  /** The conversation's public id; null once retention has deleted the conversation. */
   conversation_public_id: string | null;
   message_id: number | null;
   corrected_by_name: string;
@@ -132,4 +132,23 @@ export async function updateCorrectionSource(
        SET title = ${s.title}, question = ${s.question}, answer = ${s.answer},
            content_hash = ${s.contentHash}, status = 'pending', updated_at = now()
      WHERE workspace_id = ${workspaceId} AND id = ${sourceId}`;
+}
+
+/**
+ * Erasure: the corrections made from these conversations go with their Q&A
+ * sources (and chunks, by cascade), since the question is usually the
+ * visitor's own words. Returns the bots whose knowledge changed.
+ */
+export async function deleteCorrectionsFrom(
+  sql: Executor,
+  workspaceId: number,
+  conversationIds: number[],
+): Promise<{ chatbot_id: number; source_id: number }[]> {
+  if (conversationIds.length === 0) return [];
+  return await sql<{ chatbot_id: number; source_id: number }[]>`
+    DELETE FROM knowledge_sources s USING knowledge_corrections k
+     WHERE k.workspace_id = ${workspaceId}
+       AND k.conversation_id = ANY(${sql.array(conversationIds)}::bigint[])
+       AND s.id = k.source_id
+    RETURNING s.chatbot_id, s.id AS source_id`;
 }

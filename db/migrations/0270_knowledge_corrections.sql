@@ -2,8 +2,9 @@
 -- right answer. The answer lives as an ordinary Q&A knowledge source of the
 -- bot (indexed and ranked like any other); this row only says that the source
 -- is a correction and where it came from. Deleting the source deletes the
--- correction. Erasing the conversation (or removing the person) keeps the
--- knowledge and drops only the link.
+-- correction. Retention deleting the conversation (or removing the person)
+-- keeps the knowledge and drops only the link; erasure deletes the correction's
+-- source first (domain/contacts/erase_contact.ts).
 CREATE TABLE knowledge_corrections (
   id bigserial PRIMARY KEY,
   workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,

@@ -10,7 +10,7 @@ export interface CorrectionView {
   /** The source's indexing state: `ready` once the next visitor can be answered from it. */
   status: string;
   chunk_count: number;
-  /** The conversation it was made in (public id); null once that conversation is erased. */
+  /** The conversation it was made in (public id); null once retention has deleted that conversation. */
   conversation_id: string | null;
   /** The AI reply it corrects; null once that message is gone. */
   message_id: number | null;

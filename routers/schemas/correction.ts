@@ -37,7 +37,7 @@ export const correctionSchema = z.object({
   status: z.string().meta({ description: "The source's state: `ready` once it answers" }),
   chunk_count: z.int(),
   conversation_id: z.string().nullable().meta({
-    description: "The conversation it was made in; null once that conversation is erased",
+    description: "The conversation it was made in; null once retention has deleted it",
   }),
   message_id: z.int().nullable(),
   corrected_by: z.string(),

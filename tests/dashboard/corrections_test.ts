@@ -52,6 +52,7 @@ Deno.test("corrections of AI replies", serverTestOptions, async (t) => {
   let sourceId = 0;
   let correctionId = 0;
   let first: Awaited<ReturnType<typeof visitorAsks>>;
+  let giftConversation = "";
 
   await t.step("the bot first answers from its misleading text", async () => {
     first = await visitorAsks("v_corr_1", "How much does express shipping cost?");
@@ -240,6 +241,7 @@ Deno.test("corrections of AI replies", serverTestOptions, async (t) => {
 
   await t.step("an owner corrects from the history with an edited question", async () => {
     const other = await visitorAsks("v_corr_4", "Do you gift wrap parcels?");
+    giftConversation = other.conversation;
     const r = await http(
       s.url,
       "POST",
@@ -268,6 +270,25 @@ Deno.test("corrections of AI replies", serverTestOptions, async (t) => {
     await visitorAsks("v_corr_6", "How much does express shipping cost?");
     assertOk(lastPrompt().includes(NEWER), lastPrompt());
     assertOk(!lastPrompt().includes(RIGHT));
+  });
+
+  await t.step("erasing the conversation erases the corrections made from it", async () => {
+    const erase = await http(
+      s.url,
+      "POST",
+      `/api/dashboard/conversations/${giftConversation}/erase`,
+      {
+        token: D.acme.owner,
+      },
+    );
+    assertEquals(erase.status, 200, JSON.stringify(erase.body));
+    assertEquals(erase.body.data.counts.corrections, 1);
+    const list = await http(s.url, "GET", "/api/dashboard/chatbots/acme-helper/corrections", {
+      token: D.acme.owner,
+    });
+    assertEquals(list.body.data.length, 1, JSON.stringify(list.body));
+    await visitorAsks("v_corr_7", "Is gift wrapping available?");
+    assertOk(!lastPrompt().includes("Gift wrapping costs 3 euros."), lastPrompt());
   });
 
   await t.step("deleting the source deletes the correction", async () => {

@@ -74,7 +74,7 @@ function correctionItem(
         `${c.corrected_by} · ${formatDate(c.created_at)}`,
         c.conversation_id
           ? [" · ", h("a", { href: `#/conversations/${c.conversation_id}` }, "conversation")]
-          : " · conversation erased",
+          : " · conversation deleted",
         c.status === "ready" ? "" : ` · ${c.status}`,
       ),
       canManage

@@ -7998,7 +7998,7 @@ export interface operations {
                             /** @description The source's state: `ready` once it answers */
                             status: string;
                             chunk_count: number;
-                            /** @description The conversation it was made in; null once that conversation is erased */
+                            /** @description The conversation it was made in; null once retention has deleted it */
                             conversation_id: string | null;
                             message_id: number | null;
                             corrected_by: string;
@@ -13196,7 +13196,7 @@ export interface operations {
                             /** @description The source's state: `ready` once it answers */
                             status: string;
                             chunk_count: number;
-                            /** @description The conversation it was made in; null once that conversation is erased */
+                            /** @description The conversation it was made in; null once retention has deleted it */
                             conversation_id: string | null;
                             message_id: number | null;
                             corrected_by: string;
@@ -13274,7 +13274,7 @@ export interface operations {
                             /** @description The source's state: `ready` once it answers */
                             status: string;
                             chunk_count: number;
-                            /** @description The conversation it was made in; null once that conversation is erased */
+                            /** @description The conversation it was made in; null once retention has deleted it */
                             conversation_id: string | null;
                             message_id: number | null;
                             corrected_by: string;
@@ -14088,7 +14088,7 @@ export interface operations {
                             /** @description The source's state: `ready` once it answers */
                             status: string;
                             chunk_count: number;
-                            /** @description The conversation it was made in; null once that conversation is erased */
+                            /** @description The conversation it was made in; null once retention has deleted it */
                             conversation_id: string | null;
                             message_id: number | null;
                             corrected_by: string;
