@@ -81,6 +81,15 @@ Deno.test(
         await form.waitFor({ state: "detached" });
         await aiMessage.locator("button.correct-answer").click();
         await form.locator("textarea[name=answer]").fill(RIGHT);
+        // A live update redraws the thread (the visitor writes again): the draft stays.
+        const more = await postStream(s.url, "acme-helper", {
+          visitor_id: "v_browser_corr",
+          conversation_id: conversation,
+          message: "Hello?",
+        });
+        assertEquals(more.status, 200);
+        await agent.locator(".msg-visitor .msg-body", { hasText: "Hello?" }).waitFor();
+        assertEquals(await form.locator("textarea[name=answer]").inputValue(), RIGHT);
         await agent.screenshot({ path: new URL("corrections-inbox-form.png", OUTPUT).pathname });
         await form.locator("button[type=submit]").click();
         await form.waitFor({ state: "detached" });
