@@ -7,7 +7,7 @@ import type { AppDeps } from "../deps.ts";
 import { findCorrection, updateCorrectionSource } from "../../db/knowledge_corrections.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 import { sha256Hex } from "../auth/secrets.ts";
-import { NotFound } from "../errors.ts";
+import { Invalid, NotFound } from "../errors.ts";
 import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 import { publishEvent } from "../events.ts";
 import { indexNow } from "./correct_ai_answer.ts";
@@ -21,6 +21,9 @@ export async function editCorrection(
   input: { question?: string; answer?: string },
   audit: { actor: AuditActor; now: Date },
 ): Promise<CorrectionView> {
+  if (input.question === undefined && input.answer === undefined) {
+    throw Invalid.field("answer", "Send the question, the answer or both to change.");
+  }
   const bot = await getChatbot(deps.sql, workspaceId, publicKey);
   const found = await findCorrection(deps.sql, workspaceId, correctionId);
   if (!found || found.chatbot_id !== bot.id) throw new NotFound("Correction not found.");

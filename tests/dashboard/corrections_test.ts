@@ -237,6 +237,29 @@ Deno.test("corrections of AI replies", serverTestOptions, async (t) => {
       { token: D.acme.viewer, body: { answer: "x" } },
     );
     assertEquals(viewerEdit.status, 403);
+    // A viewer's agent token (made by a seed) reads the inbox but may not correct.
+    const viewerAgent = await http(
+      s.url,
+      "POST",
+      correctionPath("agent", first.conversation, first.aiMessage),
+      { token: T.acme.viewer.agent, body: { answer: RIGHT } },
+    );
+    assertEquals(viewerAgent.status, 403);
+    const emptyEdit = await http(
+      s.url,
+      "PATCH",
+      `/api/dashboard/chatbots/acme-helper/corrections/${correctionId}`,
+      { token: D.acme.owner, body: {} },
+    );
+    assertEquals(emptyEdit.status, 422);
+    assertOk(emptyEdit.body.errors.answer, JSON.stringify(emptyEdit.body));
+    const otherBot = await http(
+      s.url,
+      "PATCH",
+      `/api/dashboard/chatbots/acme-sleeper/corrections/${correctionId}`,
+      { token: D.acme.owner, body: { answer: "x" } },
+    );
+    assertEquals(otherBot.status, 404);
   });
 
   await t.step("an owner corrects from the history with an edited question", async () => {
