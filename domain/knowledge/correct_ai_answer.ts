@@ -13,7 +13,6 @@
 import type { AppDeps } from "../deps.ts";
 import { findConversationByPublicId } from "../../db/conversations.ts";
 import { insertSource } from "../../db/knowledge.ts";
-import { sourceLanguage } from "../../db/knowledge_admin.ts";
 import {
   findConversationMessage,
   findCorrection,
@@ -24,8 +23,7 @@ import { sha256Hex } from "../auth/secrets.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 import { publishEvent } from "../events.ts";
-import { enqueueIndexing, INDEX_SOURCE, wakeWorkers } from "../jobs/job_queue.ts";
-import { trainSource } from "./train_source.ts";
+import { indexSourceNow } from "./index_source_now.ts";
 import { type CorrectionView, correctionView } from "./correction_view.ts";
 
 /** The knowledge title of a Q&A source is its question, shortened. */
@@ -99,7 +97,7 @@ export async function correctAiAnswer(
     });
     return { sourceId: source.id, correctionId };
   });
-  await indexNow(deps, workspaceId, sourceId);
+  await indexSourceNow(deps, workspaceId, sourceId);
   await publishEvent(deps, {
     type: "knowledge.changed",
     workspaceId,
@@ -108,16 +106,4 @@ export async function correctAiAnswer(
     action: "corrected",
   });
   return correctionView((await findCorrection(deps.sql, workspaceId, correctionId))!);
-}
-
-/** Index in the request; on failure hand the source to the indexing job and its retries. */
-export async function indexNow(deps: AppDeps, workspaceId: number, sourceId: number) {
-  const language = await sourceLanguage(deps.sql, workspaceId, sourceId);
-  try {
-    await trainSource(deps, workspaceId, sourceId, language);
-  } catch (err) {
-    deps.log.warn("correction indexing deferred to the job", { err: String(err) });
-    await enqueueIndexing(deps.sql, { workspaceId, sourceId });
-    await wakeWorkers(deps.kv, INDEX_SOURCE);
-  }
 }

@@ -10,7 +10,7 @@ import { sha256Hex } from "../auth/secrets.ts";
 import { Invalid, NotFound } from "../errors.ts";
 import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 import { publishEvent } from "../events.ts";
-import { indexNow } from "./correct_ai_answer.ts";
+import { indexSourceNow } from "./index_source_now.ts";
 import { type CorrectionView, correctionView } from "./correction_view.ts";
 
 export async function editCorrection(
@@ -45,7 +45,7 @@ export async function editCorrection(
       now: audit.now,
     });
   });
-  await indexNow(deps, workspaceId, found.source_id);
+  await indexSourceNow(deps, workspaceId, found.source_id);
   await publishEvent(deps, {
     type: "knowledge.changed",
     workspaceId,

@@ -336,3 +336,54 @@ Deno.test("corrections of AI replies", serverTestOptions, async (t) => {
 Deno.test("stop the corrections test server", serverTestOptions, async () => {
   await s.stop();
 });
+
+Deno.test(
+  "a correction whose indexing fails in the request is left to the indexing job (pgvector)",
+  serverTestOptions,
+  async () => {
+    const failing = startFakeAi({ reply: WRONG });
+    const server = await startTestServer({
+      seed: dashboardSeed(),
+      env: { ...WIDGET_ENV, AI_BASE_URL: failing.baseUrl, WORKER_CONCURRENCY: "1" },
+    });
+    try {
+      const asked = await postStream(server.url, "acme-helper", {
+        visitor_id: "v_corr_retry",
+        message: "How much does express shipping cost?",
+      });
+      const conversation = asked.events.find((e) => e.event === "meta")!.data.conversation_id;
+      const open = await http(server.url, "GET", `/api/agent/conversations/${conversation}`, {
+        token: T.acme.agent.agent,
+      });
+      const aiMessage = (open.body.active.messages as { id: number; role: string }[])
+        .findLast((m) => m.role === "assistant")!.id;
+      failing.embeddingsMode = "server_error"; // the provider's embeddings are down
+      const r = await http(
+        server.url,
+        "POST",
+        correctionPath("agent", conversation, aiMessage),
+        { token: T.acme.agent.agent, body: { answer: RIGHT } },
+      );
+      assertEquals(r.status, 201, JSON.stringify(r.body));
+      // Without pgvector (some PostgreSQL servers) nothing is embedded: ready at once.
+      assertEquals(r.body.data.status, server.deps.db.vector ? "pending" : "ready");
+      failing.embeddingsMode = "ok";
+      const end = Date.now() + 30_000;
+      let status = "";
+      while (Date.now() < end && status !== "ready") {
+        const list = await http(
+          server.url,
+          "GET",
+          "/api/dashboard/chatbots/acme-helper/corrections",
+          { token: D.acme.owner },
+        );
+        status = list.body.data[0]?.status ?? "";
+        if (status !== "ready") await new Promise((res) => setTimeout(res, 200));
+      }
+      assertEquals(status, "ready");
+    } finally {
+      await server.stop();
+      await failing.close();
+    }
+  },
+);
