@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   "conversations.exported",
   "bot.deleted",
   "knowledge.deleted",
+  "knowledge.corrected",
+  "knowledge.correction_changed",
   "workspace.settings_changed",
   "audit.pruned",
   "contact.erased",

@@ -5,12 +5,15 @@
  * `contact.erased` webhook event (public ids only) in the outbox. After the
  * commit every instance ends the sockets' subscriptions to the erased
  * conversations (the widget forgets its session) and cached customer context
- * is dropped.
+ * is dropped. Corrections made from those conversations (their question is
+ * usually the visitor's words) go with their knowledge sources; retention,
+ * which deletes by age, keeps them (db/knowledge_corrections.ts).
  */
 import type { AppDeps } from "../deps.ts";
 import type { Executor } from "../../db/client.ts";
 import { type ContactSelector, resolveContactScope } from "../../db/contact_scope.ts";
 import { type ErasedCounts, eraseScopeRows } from "../../db/contact_erasure.ts";
+import { deleteCorrectionsFrom } from "../../db/knowledge_corrections.ts";
 import { listIntegrations } from "../../db/workspace_integrations.ts";
 import { type AuditActor, recordAudit } from "../audit/record_audit.ts";
 import { recordInOutbox } from "../webhooks/outbox.ts";
@@ -39,14 +42,19 @@ export async function eraseContact(deps: AppDeps, input: EraseInput): Promise<Er
   const now = deps.clock();
   const erasureId = crypto.randomUUID();
   const oneConversation = input.selector.exact === true;
-  const { result, event, internalIds } = await deps.sql.begin(async (tx) => {
+  const { result, event, internalIds, corrections } = await deps.sql.begin(async (tx) => {
     const scope = await resolveContactScope(tx, input.workspaceId, input.selector, true);
     const found = scope.conversationIds.length + scope.visitors.length > 0;
     if (!found && input.notFound === "404") {
       throw new NotFound(oneConversation ? "Conversation not found." : "Contact not found.");
     }
     const visitors = await visitorsByKey(tx, scope.visitors);
-    const counts = await eraseScopeRows(tx, input.workspaceId, scope);
+    // Before the conversations go (their link to a correction is then gone).
+    const corrections = await deleteCorrectionsFrom(tx, input.workspaceId, scope.conversationIds);
+    const counts = {
+      ...await eraseScopeRows(tx, input.workspaceId, scope),
+      corrections: corrections.length,
+    };
     const event: ParleyEvent = {
       type: "contact.erased",
       workspaceId: input.workspaceId,
@@ -67,11 +75,22 @@ export async function eraseContact(deps: AppDeps, input: EraseInput): Promise<Er
       result: { erasure_id: erasureId, conversations: scope.publicIds, counts },
       event: found ? event : null,
       internalIds: scope.conversationIds,
+      corrections,
     };
   });
   if (event) {
     await publishEvent(deps, event);
     await dropCustomerContext(deps, input.workspaceId, internalIds);
+  }
+  // Corrections made from the erased conversations left their bots' knowledge.
+  for (const c of corrections) {
+    await publishEvent(deps, {
+      type: "knowledge.changed",
+      workspaceId: input.workspaceId,
+      chatbotId: c.chatbot_id,
+      sourceId: c.source_id,
+      action: "deleted",
+    });
   }
   return result;
 }

@@ -17,6 +17,7 @@ import { prepareReply } from "../ai/prepare_reply.ts";
 import { startReplyDraft } from "../ai/reply_draft.ts";
 import { chunksWithinBudget } from "../ai/build_prompt.ts";
 import { costMicroCents } from "../ai/pricing.ts";
+import { correctionSourceIds } from "../../db/knowledge_corrections.ts";
 
 export interface TryPassage {
   rank: number;
@@ -26,6 +27,8 @@ export interface TryPassage {
   url: string | null;
   content: string;
   score: number;
+  /** The passage comes from a correction of an AI reply (knowledge_corrections). */
+  correction: boolean;
 }
 
 export interface TryRun {
@@ -54,6 +57,11 @@ export async function tryBot(
   const prepared = prepareReply(deps, { workspaceId, bot, query: question, providerCiphertext });
   const { retrieved } = await prepared; // a missing key fails here, before the stream opens
   const used = chunksWithinBudget(retrieved);
+  const corrections = await correctionSourceIds(
+    deps.sql,
+    workspaceId,
+    [...new Set(used.map((c) => c.sourceId))],
+  );
   return {
     model: bot.model,
     passages: used.map((c, i) => ({
@@ -64,6 +72,7 @@ export async function tryBot(
       url: c.url,
       content: c.content,
       score: c.score,
+      correction: corrections.has(c.sourceId),
     })),
     async answer(onDelta, signal) {
       const draft = startReplyDraft(prepared, { bot, history: [], question, stream: true });

@@ -108,7 +108,11 @@ export class InboxApp {
         void this.#c.suggestionOutcome.mutate({ suggestion: id, outcome }).catch(() => {});
       },
     });
-    this.#conv = new ConversationView(this.#composer.root, (a) => void this.#act(a));
+    this.#conv = new ConversationView(
+      this.#composer.root,
+      (a) => void this.#act(a),
+      (message, question, answer) => this.#correct(message, question, answer),
+    );
     this.#screen = new ScreenView({
       client: o.client,
       follow: (id) => this.#live?.followScreen(id),
@@ -354,6 +358,26 @@ export class InboxApp {
     } catch (err) {
       this.#failed(err);
       return false;
+    }
+  }
+
+  /** "Correct this answer": the error text to show in the form, or null when saved. */
+  async #correct(message: number, question: string, answer: string): Promise<string | null> {
+    const conversation = this.#openId;
+    if (!conversation) return "No conversation is open.";
+    try {
+      await this.#c.correctAnswer.mutate({
+        conversation,
+        message,
+        question: question || undefined,
+        answer,
+      });
+      this.#say("Correction saved: the bot answers from it from now on.");
+      return null;
+    } catch (err) {
+      const f = describeFailure(err);
+      if (f.status === 401) this.#failed(err);
+      return f.errors ? Object.values(f.errors).flat().join(" ") : f.message;
     }
   }
 

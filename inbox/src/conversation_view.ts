@@ -7,6 +7,14 @@
 import type { ActiveConversation } from "../../clients/agent_client.ts";
 import { fill, h } from "./dom.ts";
 import { SECTION_WORDS } from "../../domain/conversations/state_words.ts";
+import { correctionForm, questionBefore } from "./correction_form.ts";
+
+/** Saves a correction of an AI reply; resolves with an error text, or null when saved. */
+export type SaveCorrection = (
+  messageId: number,
+  question: string,
+  answer: string,
+) => Promise<string | null>;
 
 export type ConversationAction =
   | "takeover"
@@ -44,14 +52,25 @@ export class ConversationView {
   #typing: HTMLElement;
   #typingTimer: ReturnType<typeof setTimeout> | null = null;
   #shownKey = "";
+  #messages: ActiveConversation["messages"] = [];
+  /** The open "Correct this answer" form, kept across live redraws of the thread. */
+  #correcting: { messageId: number; form: HTMLFormElement } | null = null;
 
-  constructor(composer: HTMLElement, onAction: (a: ConversationAction) => void) {
+  constructor(
+    composer: HTMLElement,
+    onAction: (a: ConversationAction) => void,
+    private readonly saveCorrection: SaveCorrection | null = null,
+  ) {
     this.#header = h("header", { class: "conv-header" });
     this.#header.addEventListener("click", (e) => {
       const b = (e.target as Element).closest<HTMLButtonElement>("button[data-action]");
       if (b?.dataset.action && !b.disabled) onAction(b.dataset.action as ConversationAction);
     });
     this.#thread = h("ol", { class: "thread", "aria-label": "Messages", "aria-live": "polite" });
+    this.#thread.addEventListener("click", (e) => {
+      const b = (e.target as Element).closest<HTMLButtonElement>("button[data-correct]");
+      if (b) this.#openCorrection(Number(b.dataset.correct));
+    });
     this.#extras = h("div", { class: "conv-extras" });
     this.#typing = h("p", { class: "typing-note", "aria-live": "polite" });
     this.root = h(
@@ -80,6 +99,7 @@ export class ConversationView {
   /** Nothing open, or (`missing`) the conversation asked for is not in this workspace. */
   renderEmpty(missing = false): void {
     this.#shownKey = "";
+    this.#correcting = null;
     fill(
       this.#header,
       h("button", { type: "button", class: "back", "data-action": "back" }, "‹ Inbox"),
@@ -151,6 +171,8 @@ export class ConversationView {
     if (key !== this.#shownKey) {
       const scroller = this.#thread.parentElement!;
       const sameConversation = this.#shownKey.startsWith(`${c.id}:`);
+      if (!sameConversation) this.#correcting = null;
+      this.#messages = c.messages;
       const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40;
       this.#shownKey = key;
       fill(
@@ -163,9 +185,17 @@ export class ConversationView {
             h("span", { class: "msg-who" }, m.role === "assistant" ? "AI" : m.role),
             h("div", { class: "msg-body" }, m.content),
             h("time", { class: "msg-at" }, m.at),
+            m.role === "assistant" && this.saveCorrection
+              ? h(
+                "button",
+                { type: "button", class: "link correct-answer", "data-correct": m.id },
+                "Correct this answer",
+              )
+              : null,
           )
         ),
       );
+      this.#placeCorrection();
       if (!sameConversation || atBottom) scroller.scrollTop = scroller.scrollHeight;
     }
     fill(
@@ -210,5 +240,32 @@ export class ConversationView {
         )
         : null,
     );
+  }
+
+  /** Opens the inline correction form under an AI reply (one at a time). */
+  #openCorrection(messageId: number): void {
+    const save = this.saveCorrection;
+    if (!save) return;
+    if (this.#correcting?.messageId === messageId) return;
+    const close = () => {
+      this.#correcting?.form.remove();
+      this.#correcting = null;
+    };
+    close();
+    const form = correctionForm({
+      question: questionBefore(this.#messages, messageId),
+      save: (question, answer) => save(messageId, question, answer),
+      close,
+    });
+    this.#correcting = { messageId, form };
+    this.#placeCorrection();
+    form.querySelector<HTMLTextAreaElement>("textarea[name=answer]")?.focus();
+  }
+
+  #placeCorrection(): void {
+    if (!this.#correcting) return;
+    const li = this.#thread.querySelector(`li[data-message-id="${this.#correcting.messageId}"]`);
+    if (li) li.appendChild(this.#correcting.form);
+    else this.#correcting = null;
   }
 }

@@ -21,6 +21,7 @@ import { notificationPreferences, updatePreferences } from "./notification_prefe
 import { revenue, suggest, suggestionOutcome, summary } from "./assist.ts";
 import { invite, visitors } from "./live_visitors.ts";
 import { customerContext } from "./customer_context.ts";
+import { correctAnswer } from "./correction.ts";
 import { requestShare, screenShareStatus, stopShare } from "./screen_share.ts";
 
 export const agentRouter = router({
@@ -44,6 +45,7 @@ export const agentRouter = router({
   assign,
   watch,
   block,
+  correctAnswer,
   tags,
   attachTag,
   detachTag,

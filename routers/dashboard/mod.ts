@@ -59,6 +59,11 @@ import {
   updateWebhook,
 } from "./webhooks.ts";
 import { listAuditLogProcedure } from "./audit_log.ts";
+import {
+  correctAnswerProcedure,
+  editCorrectionProcedure,
+  listCorrectionsProcedure,
+} from "./corrections.ts";
 
 export const dashboardRouter = router({
   login,
@@ -119,6 +124,8 @@ export const dashboardRouter = router({
   addKnowledge,
   deleteKnowledge,
   retrainKnowledge,
+  listCorrections: listCorrectionsProcedure,
+  editCorrection: editCorrectionProcedure,
   listIntegrations: listIntegrationsProcedure,
   linkIntegration: linkIntegrationProcedure,
   unlinkIntegration: unlinkIntegrationProcedure,
@@ -129,6 +136,7 @@ export const dashboardRouter = router({
   eraseConversation: eraseConversationProcedure,
   conversationContact: conversationContactProcedure,
   showConversation,
+  correctAnswer: correctAnswerProcedure,
   listContacts: listContactsProcedure,
   exportContact: exportContactProcedure,
   eraseContact: eraseContactProcedure,

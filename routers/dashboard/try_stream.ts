@@ -112,7 +112,7 @@ const EVENTS = `Send \`Accept: text/event-stream\`. Each event is \`event: <name
 
 | Event | Data |
 | --- | --- |
-| \`passages\` | \`{model, passages: [{rank, source_id, source_title, title, url, content, score}]}\`: what retrieval put into the prompt, best first, with its fused score. |
+| \`passages\` | \`{model, passages: [{rank, source_id, source_title, title, url, content, score, correction}]}\`: what retrieval put into the prompt, best first, with its fused score; \`correction\` is true for a passage from a correction of an AI reply. |
 | \`delta\` | \`{delta}\`: a fragment of the answer, in order. |
 | \`done\` | \`{tokens_in, tokens_out, cost_micro_cents}\` |
 | \`error\` | \`{message, code}\`: the provider failed (\`code\` is the failure's kind, e.g. \`no_key\`, \`unreachable\`). |

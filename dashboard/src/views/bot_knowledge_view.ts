@@ -22,6 +22,7 @@ import {
   showFieldErrors,
 } from "../ui.ts";
 import { botTabs } from "./bot_tabs.ts";
+import { correctionsCard } from "./bot_corrections_card.ts";
 import { tryItBox } from "./try_it_box.ts";
 
 type Source = DashboardOutputs["listKnowledge"]["data"][number];
@@ -319,6 +320,7 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
       ),
     ),
     empty,
+    correctionsCard(ctx, key),
     canManage ? addForm(ctx, key, () => void load()) : null,
     canManage ? tryItBox(ctx, key) : null,
   );

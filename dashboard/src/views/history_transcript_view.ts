@@ -4,12 +4,16 @@
  * facts (bot, visitor, state, agent, tags, rating, summary), then messages,
  * private notes and ownership events on one timeline. Everything a visitor
  * or an agent wrote goes in as text (inbox/src/dom.ts), never as markup.
+ * Owners and administrators may correct an AI reply here, as agents do in
+ * the inbox (inbox/src/correction_form.ts).
  */
 import { h } from "../../../inbox/src/dom.ts";
 import type { DashboardOutputs } from "../../../clients/dashboard_client.ts";
 import type { ScreenContext } from "../screen.ts";
 import { formatDate, pageHeader } from "../ui.ts";
 import { stateWords } from "../../../domain/conversations/state_words.ts";
+import { correctionForm, questionBefore } from "../../../inbox/src/correction_form.ts";
+import { describeFailure } from "../../../clients/dashboard_client.ts";
 
 type Transcript = DashboardOutputs["showConversation"]["data"];
 
@@ -20,7 +24,43 @@ function fact(label: string, value: string | Node | null): HTMLElement {
   return h("div", { class: "fact" }, h("dt", null, label), h("dd", null, value ?? "—"));
 }
 
-function timeline(c: Transcript): HTMLElement[] {
+/** "Correct this answer" under an AI reply (owners and administrators): the inline form. */
+function correctAction(ctx: ScreenContext, c: Transcript, messageId: number): HTMLElement {
+  const slot = h("div", { class: "correction-slot" });
+  const open = h("button", {
+    type: "button",
+    class: "link correct-answer",
+    "data-correct": messageId,
+  }, "Correct this answer");
+  open.addEventListener("click", () => {
+    if (slot.firstChild) return;
+    const form = correctionForm({
+      question: questionBefore(c.messages, messageId),
+      async save(question, answer) {
+        try {
+          await ctx.client.correctAnswer.mutate({
+            conversation: c.id,
+            message: messageId,
+            question: question || undefined,
+            answer,
+          });
+          ctx.notify("Correction saved: the bot answers from it from now on.");
+          return null;
+        } catch (err) {
+          const f = describeFailure(err);
+          return f.errors ? Object.values(f.errors).flat().join(" ") : f.message;
+        }
+      },
+      close: () => slot.replaceChildren(),
+    });
+    slot.replaceChildren(form);
+    form.querySelector<HTMLTextAreaElement>("textarea[name=answer]")?.focus();
+  });
+  return h("div", { class: "entry-actions" }, open, slot);
+}
+
+function timeline(ctx: ScreenContext, c: Transcript): HTMLElement[] {
+  const canCorrect = ctx.can("manage-content");
   const items: { at: string; order: number; el: HTMLElement }[] = [];
   c.messages.forEach((m, i) =>
     items.push({
@@ -37,6 +77,7 @@ function timeline(c: Transcript): HTMLElement[] {
           h("time", { datetime: m.at }, formatDate(m.at)),
         ),
         h("div", { class: "entry-text" }, m.content),
+        m.role === "assistant" && canCorrect ? correctAction(ctx, c, m.id) : null,
       ),
     })
   );
@@ -91,7 +132,14 @@ export async function transcriptView(ctx: ScreenContext, id: string): Promise<HT
       `Conversation with ${visitor}`,
       h("a", { href: "#/conversations", class: "button" }, "Back to the list"),
     ),
-    h("p", { class: "read-only", role: "note" }, "Read-only transcript. Reply from the inbox."),
+    h(
+      "p",
+      { class: "read-only", role: "note" },
+      "Read-only transcript. Reply from the inbox.",
+      ctx.can("manage-content")
+        ? " A wrong AI reply can be corrected here: the right answer becomes knowledge of the bot."
+        : "",
+    ),
     h(
       "dl",
       { class: "transcript-facts card" },
@@ -120,6 +168,6 @@ export async function transcriptView(ctx: ScreenContext, id: string): Promise<HT
         `Showing the newest ${c.messages.length} of ${c.messages_total} messages.`,
       )
       : null,
-    h("ol", { class: "timeline", "aria-label": "Transcript" }, timeline(c)),
+    h("ol", { class: "timeline", "aria-label": "Transcript" }, timeline(ctx, c)),
   );
 }

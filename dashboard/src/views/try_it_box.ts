@@ -17,6 +17,8 @@ interface Passage {
   url: string | null;
   content: string;
   score: number;
+  /** From a correction of an AI reply (saved from a transcript). */
+  correction?: boolean;
 }
 
 /** Calls `on(event, data)` for each complete SSE record of the response. */
@@ -46,6 +48,16 @@ function passageItem(p: Passage): HTMLElement {
       "div",
       { class: "passage-head" },
       h("span", { class: "passage-title" }, `[${p.rank}] ${p.title}`),
+      p.correction
+        ? h(
+          "span",
+          {
+            class: "passage-correction",
+            title: "Saved by correcting an AI reply; listed under Corrections",
+          },
+          "Correction",
+        )
+        : null,
       h(
         "span",
         { class: "pill", title: "Retrieval's fused score: higher is better" },

@@ -1064,6 +1064,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/messages/{message}/correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct an AI reply: its right answer becomes a Q&A source of the bot
+         * @description The question defaults to the visitor's message the reply answered. The source is indexed before the answer returns (`status` `ready`), so the next visitor asking the same or a reworded question is answered from it. A message that is not an AI reply is 422 on `message`.
+         *
+         *     Requires the `handle-conversations` permission.
+         */
+        post: operations["agentCorrectAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/tags": {
         parameters: {
             query?: never;
@@ -2400,6 +2422,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/chatbots/{key}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bot's corrections of AI replies, newest first */
+        get: operations["dashboardListCorrections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/corrections/{correction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a correction's question or answer (indexed again at once)
+         * @description Requires the `manage-content` permission.
+         */
+        patch: operations["dashboardEditCorrection"];
+        trace?: never;
+    };
     "/api/dashboard/integrations": {
         parameters: {
             query?: never;
@@ -2568,6 +2627,28 @@ export interface paths {
         get: operations["dashboardShowConversation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/conversations/{conversation}/messages/{message}/correction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Correct an AI reply: its right answer becomes a Q&A source of the bot
+         * @description As the agent API's: the question defaults to the visitor's message the reply answered; the source is indexed before the answer returns.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["dashboardCorrectAnswer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2848,7 +2929,7 @@ export interface paths {
          *
          *     | Event | Data |
          *     | --- | --- |
-         *     | `passages` | `{model, passages: [{rank, source_id, source_title, title, url, content, score}]}`: what retrieval put into the prompt, best first, with its fused score. |
+         *     | `passages` | `{model, passages: [{rank, source_id, source_title, title, url, content, score, correction}]}`: what retrieval put into the prompt, best first, with its fused score; `correction` is true for a passage from a correction of an AI reply. |
          *     | `delta` | `{delta}`: a fragment of the answer, in order. |
          *     | `done` | `{tokens_in, tokens_out, cost_micro_cents}` |
          *     | `error` | `{message, code}`: the provider failed (`code` is the failure's kind, e.g. `no_key`, `unreachable`). |
@@ -7841,6 +7922,89 @@ export interface operations {
                      */
                     "application/json": {
                         blocked: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    agentCorrectAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+                /**
+                 * @description The AI reply's message id
+                 * @example 1
+                 */
+                message: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answer": "Express shipping costs 25 euros."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Defaults to the visitor's message the reply answered */
+                    question?: string;
+                    answer: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "source_id": 1,
+                     *         "question": "Do you ship to Iceland?",
+                     *         "answer": "Yes, within five working days.",
+                     *         "status": "status",
+                     *         "chunk_count": 1,
+                     *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *         "message_id": 1,
+                     *         "corrected_by": "corrected by",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description The Q&A knowledge source holding it (delete it to delete the correction) */
+                            source_id: number;
+                            question: string;
+                            answer: string;
+                            /** @description The source's state: `ready` once it answers */
+                            status: string;
+                            chunk_count: number;
+                            /** @description The conversation it was made in; null once retention has deleted it */
+                            conversation_id: string | null;
+                            message_id: number | null;
+                            corrected_by: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
                     };
                 };
             };
@@ -12985,6 +13149,151 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    dashboardListCorrections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "source_id": 1,
+                     *           "question": "Do you ship to Iceland?",
+                     *           "answer": "Yes, within five working days.",
+                     *           "status": "status",
+                     *           "chunk_count": 1,
+                     *           "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *           "message_id": 1,
+                     *           "corrected_by": "corrected by",
+                     *           "created_at": "2026-11-21T07:06:17.123000Z",
+                     *           "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description The Q&A knowledge source holding it (delete it to delete the correction) */
+                            source_id: number;
+                            question: string;
+                            answer: string;
+                            /** @description The source's state: `ready` once it answers */
+                            status: string;
+                            chunk_count: number;
+                            /** @description The conversation it was made in; null once retention has deleted it */
+                            conversation_id: string | null;
+                            message_id: number | null;
+                            corrected_by: string;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardEditCorrection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                correction: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "question": "Do you ship to Iceland?",
+                 *       "answer": "Yes, within five working days."
+                 *     }
+                 */
+                "application/json": {
+                    question?: string;
+                    answer?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "source_id": 1,
+                     *         "question": "Do you ship to Iceland?",
+                     *         "answer": "Yes, within five working days.",
+                     *         "status": "status",
+                     *         "chunk_count": 1,
+                     *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *         "message_id": 1,
+                     *         "corrected_by": "corrected by",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description The Q&A knowledge source holding it (delete it to delete the correction) */
+                            source_id: number;
+                            question: string;
+                            answer: string;
+                            /** @description The source's state: `ready` once it answers */
+                            status: string;
+                            chunk_count: number;
+                            /** @description The conversation it was made in; null once retention has deleted it */
+                            conversation_id: string | null;
+                            message_id: number | null;
+                            corrected_by: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     dashboardListIntegrations: {
         parameters: {
             query?: never;
@@ -13711,6 +14020,89 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardCorrectAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b */
+                conversation: string;
+                /**
+                 * @description The AI reply's message id
+                 * @example 1
+                 */
+                message: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answer": "Express shipping costs 25 euros."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Defaults to the visitor's message the reply answered */
+                    question?: string;
+                    answer: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "source_id": 1,
+                     *         "question": "Do you ship to Iceland?",
+                     *         "answer": "Yes, within five working days.",
+                     *         "status": "status",
+                     *         "chunk_count": 1,
+                     *         "conversation_id": "0b6f5c1e-3d2a-4e8f-9a7b-1c2d3e4f5a6b",
+                     *         "message_id": 1,
+                     *         "corrected_by": "corrected by",
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @description The Q&A knowledge source holding it (delete it to delete the correction) */
+                            source_id: number;
+                            question: string;
+                            answer: string;
+                            /** @description The source's state: `ready` once it answers */
+                            status: string;
+                            chunk_count: number;
+                            /** @description The conversation it was made in; null once retention has deleted it */
+                            conversation_id: string | null;
+                            message_id: number | null;
+                            corrected_by: string;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -14674,7 +15066,7 @@ export interface operations {
                  * @description One action name (docs/accounts.md lists them).
                  * @example auth.sign_in
                  */
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "knowledge.corrected" | "knowledge.correction_changed" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
                 /**
                  * @description On or after this UTC day (YYYY-MM-DD).
                  * @example 2026-01-01
@@ -14913,7 +15305,7 @@ export interface operations {
                  * @description One action name (docs/accounts.md lists them).
                  * @example auth.sign_in
                  */
-                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
+                action?: "auth.sign_in" | "auth.sign_in_failed" | "auth.two_factor_enabled" | "auth.two_factor_disabled" | "auth.recovery_code_used" | "auth.password_changed" | "auth.password_reset_requested" | "auth.password_reset" | "auth.session_ended" | "profile.changed" | "team.role_changed" | "team.member_suspended" | "team.member_reinstated" | "team.member_removed" | "team.invitation_sent" | "team.invitation_accepted" | "team.invitation_revoked" | "api_token.created" | "api_token.revoked" | "provider_key.set" | "provider_key.removed" | "integration.linked" | "integration.unlinked" | "webhook.created" | "webhook.changed" | "webhook.secret_rotated" | "webhook.deleted" | "conversations.exported" | "bot.deleted" | "knowledge.deleted" | "knowledge.corrected" | "knowledge.correction_changed" | "workspace.settings_changed" | "audit.pruned" | "contact.erased" | "conversation.erased" | "contact.exported" | "retention.run";
                 /**
                  * @description On or after this UTC day (YYYY-MM-DD).
                  * @example 2026-01-01
