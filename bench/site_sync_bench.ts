@@ -96,14 +96,15 @@ export async function run(): Promise<string> {
         summary: last.last_sync!,
       };
     };
-    const conditional = [];
+    type Run = Awaited<ReturnType<typeof syncOnce>>;
+    const conditional: Run[] = [];
     for (let i = 0; i < ROUNDS; i++) conditional.push(await syncOnce(true));
-    const full = [];
+    const full: Run[] = [];
     for (let i = 0; i < ROUNDS; i++) full.push(await syncOnce(false));
 
     const mode = s.deps.db.embedded ? "embedded PGlite" : "PostgreSQL";
     const f = (n: number) => n.toFixed(2);
-    const row = (name: string, runs: typeof conditional) =>
+    const row = (name: string, runs: Run[]) =>
       `| ${name} | ${runs.map((r) => f(r.seconds)).join(", ")} (median ${
         f(median(runs.map((r) => r.seconds)))
       }) | ${runs.map((r) => r.texts).join(", ")} | ${
