@@ -13,6 +13,8 @@ export interface SiteRoute {
   location?: string;
   /** Sent as ETag; a request whose If-None-Match names it gets 304 Not Modified. */
   etag?: string;
+  /** Sent as Last-Modified; a request whose If-Modified-Since repeats it gets 304. */
+  lastModified?: string;
 }
 
 export interface LocalSite {
@@ -53,9 +55,13 @@ export function startLocalSite(
       if (site.delayMs) await sleep(site.delayMs);
       const route = site.routes[path] ?? site.routes[u.pathname];
       if (!route) return new Response("not found", { status: 404 });
-      if (route.etag && req.headers.get("if-none-match") === route.etag) {
+      const unchanged = route.etag
+        ? req.headers.get("if-none-match") === route.etag
+        : route.lastModified !== undefined &&
+          req.headers.get("if-modified-since") === route.lastModified;
+      if (unchanged) {
         site.notModified.push(path);
-        return new Response(null, { status: 304, headers: { etag: route.etag } });
+        return new Response(null, { status: 304 });
       }
       if (route.location) {
         return new Response(null, {
@@ -68,6 +74,7 @@ export function startLocalSite(
         headers: {
           "content-type": route.contentType ?? "text/html; charset=utf-8",
           ...(route.etag ? { etag: route.etag } : {}),
+          ...(route.lastModified ? { "last-modified": route.lastModified } : {}),
         },
       });
     },

@@ -1,7 +1,7 @@
 /**
  * Websites that stay in sync, over the portal: a site served here changes
  * between two syncs (a page edited, one added, one gone with 410, one dropped
- * from the sitemap, the rest unchanged with the same ETag) and the source's
+ * from the sitemap, the rest unchanged with the same ETag or Last-Modified) and the source's
  * `last_sync` says exactly that, while only the edited and added pages reach
  * the AI stub's embeddings endpoint. Sync now is 409 while a sync runs and 422
  * on a text source; the schedule is validated (422) and a daily sync starts
@@ -54,13 +54,18 @@ const site = startLocalSite((origin): Routes => ({
     body: `User-agent: *\nAllow: /\n\nSitemap: ${origin}/sitemap.xml\n`,
   },
   "/sitemap.xml": sitemap(origin, ["/", "/a", "/b", "/d"]),
-  "/": tagged("h1", "Home", "Welcome to the orchard shop.", ["/a", "/b", "/f", "/g"]),
+  "/": tagged("h1", "Home", "Welcome to the orchard shop.", ["/a", "/b", "/f", "/g", "/h"]),
   "/a": tagged("a1", "Apricots", "Apricots ripen in June."),
   "/b": tagged("b1", "Bananas", "Bananas ship green."),
   "/d": tagged("d1", "Dates", "Dates keep for months."),
   // No ETag: a full fetch each time, its unchanged text is still not re-embedded.
   "/f": page("Figs", ["Figs bruise easily."]),
   "/g": tagged("g1", "Grapes", "Grapes come seedless."),
+  // Last-Modified only: fetched with If-Modified-Since.
+  "/h": {
+    ...page("Hazelnuts", ["Hazelnuts are roasted in October."]),
+    lastModified: "Wed, 21 Oct 2026 07:28:00 GMT",
+  },
 }));
 const s = await startTestServer({
   seed: standardSeed(),
@@ -124,9 +129,9 @@ Deno.test("a website source stays in sync", serverTestOptions, async (t) => {
       assertEquals([r.body.data.sync_schedule, r.body.data.next_sync_at], ["off", null]);
       id = r.body.data.id;
       first = await synced(id);
-      assertEquals(counts(first), { added: 6, changed: 0, removed: 0, failed: 0 });
-      assertEquals(await pagePaths(id), ["/", "/a", "/b", "/d", "/f", "/g"]);
-      if (embeds) assertOk(ai.embeddedTexts.length >= 6, "every page was embedded once");
+      assertEquals(counts(first), { added: 7, changed: 0, removed: 0, failed: 0 });
+      assertEquals(await pagePaths(id), ["/", "/a", "/b", "/d", "/f", "/g", "/h"]);
+      if (embeds) assertOk(ai.embeddedTexts.length >= 7, "every page was embedded once");
     });
 
     await t.step("a changed site: exactly its changes, only they re-embedded", async () => {
@@ -143,12 +148,12 @@ Deno.test("a website source stays in sync", serverTestOptions, async (t) => {
       assertEquals(r.body.data.status, "pending");
       const after = await synced(id, first.last_sync!.finished_at);
       assertEquals(counts(after), { added: 1, changed: 1, removed: 2, failed: 0 });
-      assertEquals(await pagePaths(id), ["/", "/a", "/c", "/f", "/g"]);
-      // Unchanged pages with an ETag were answered 304; nothing of theirs was embedded.
-      assertEquals(site.notModified.sort(), ["/", "/g"]);
+      assertEquals(await pagePaths(id), ["/", "/a", "/c", "/f", "/g", "/h"]);
+      // Unchanged pages with an ETag or a Last-Modified were answered 304.
+      assertEquals(site.notModified.sort(), ["/", "/g", "/h"]);
       // Unchanged pages keep their very chunks; the edited one has new ones.
       const now = await chunkIds(id);
-      for (const path of ["/", "/f", "/g"]) assertEquals(now[path], before[path], path);
+      for (const path of ["/", "/f", "/g", "/h"]) assertEquals(now[path], before[path], path);
       assertOk(now["/a"] && now["/a"] !== before["/a"]);
       if (embeds) {
         assertOk(ai.embeddedTexts.length >= 2, JSON.stringify(ai.embeddedTexts));
