@@ -1,6 +1,6 @@
 /**
  * Starts the scheduled syncs of url sources (app/workers.ts). Every instance
- * ticks each KNOWLEDGE_SYNC_CHECK_SECONDS; a tick claims the sources due by
+ * ticks each SITE_SYNC_CHECK_SECONDS; a tick claims the sources due by
  * the injectable clock and queues their indexing jobs in one transaction
  * (db/knowledge_sync.ts `claimDueSyncs`: row locks make each claim happen on
  * one instance only), and the job runner crawls them as a "Sync now" would.
@@ -36,7 +36,7 @@ export function startSyncScheduler(deps: AppDeps): Worker {
     running ??= startDueSyncs(deps)
       .catch((err) => deps.log.warn("scheduled syncs not started", describeError(err)))
       .finally(() => running = null);
-  }, deps.config.knowledgeSyncCheckSeconds * 1000);
+  }, deps.config.siteSyncCheckSeconds * 1000);
   return {
     name: "knowledge-sync",
     async stop() {

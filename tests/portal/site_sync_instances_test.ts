@@ -35,7 +35,7 @@ Deno.test({
       "/": { ...page("Home", ["Kiwis are in season."], ["/more"]), etag: "h1" },
       "/more": { ...page("More", ["Limes are sour."]), etag: "m1" },
     });
-    const env = { AI_BASE_URL: ai.baseUrl, KNOWLEDGE_SYNC_CHECK_SECONDS: "1" };
+    const env = { AI_BASE_URL: ai.baseUrl, SITE_SYNC_CHECK_SECONDS: "1" };
     const a = await startTestServer({ seed: standardSeed(), env });
     let b: TestServer | null = null;
     try {

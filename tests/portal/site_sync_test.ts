@@ -69,7 +69,7 @@ const site = startLocalSite((origin): Routes => ({
 }));
 const s = await startTestServer({
   seed: standardSeed(),
-  env: { AI_BASE_URL: ai.baseUrl, KNOWLEDGE_SYNC_CHECK_SECONDS: "1" },
+  env: { AI_BASE_URL: ai.baseUrl, SITE_SYNC_CHECK_SECONDS: "1" },
 });
 
 async function sourceOf(id: number): Promise<SourceItem> {
