@@ -5,7 +5,8 @@
  * `last_sync` says exactly that, while only the edited and added pages reach
  * the AI stub's embeddings endpoint. Sync now is 409 while a sync runs and 422
  * on a text source; the schedule is validated (422) and a daily sync starts
- * when the server's injectable clock passes `next_sync_at`.
+ * when the server's injectable clock passes `next_sync_at` (a page answering
+ * 503 then counts as failed and keeps its chunks).
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -225,14 +226,18 @@ Deno.test("a website source stays in sync", serverTestOptions, async (t) => {
       const due = Date.parse(r.body.data.next_sync_at);
       assertOk(Math.abs(due - (realClock().getTime() + 86_400_000)) < 60_000, r.text);
       site.routes["/g"] = tagged("g2", "Grapes", "Grapes come seedless and with seeds.");
+      // A server error is a failure that may pass: the page keeps its chunks.
+      site.routes["/h"] = { status: 503, body: "busy" };
+      const before = await chunkIds(id);
       // Not due yet: two scheduler ticks change nothing.
       await new Promise((r) => setTimeout(r, 2_500));
       assertEquals((await sourceOf(id)).last_sync, first.last_sync);
       const later = new Date(realClock().getTime() + 25 * 3_600_000);
       s.deps.clock = () => later;
       const after = await synced(id, first.last_sync!.finished_at);
-      assertEquals(counts(after), { added: 0, changed: 1, removed: 0, failed: 0 });
+      assertEquals(counts(after), { added: 0, changed: 1, removed: 0, failed: 1 });
       assertEquals(after.last_sync!.finished_at, later.toISOString());
+      assertEquals((await chunkIds(id))["/h"], before["/h"]);
       assertEquals(after.next_sync_at, new Date(later.getTime() + 86_400_000).toISOString());
     });
 
