@@ -51,6 +51,8 @@ export interface Config {
   screenShareIdleSeconds: number;
   /** Seconds between retention runs, across all instances (RETENTION_INTERVAL_SECONDS). */
   retentionIntervalSeconds: number;
+  /** Seconds between checks for url sources due a scheduled sync (SITE_SYNC_CHECK_SECONDS). */
+  siteSyncCheckSeconds: number;
   /** Conversations (or visitors) deleted per retention transaction (RETENTION_BATCH_SIZE). */
   retentionBatchSize: number;
   /** Port of the socket server's own listener (REALTIME_PORT; default PORT + 1, or 0 with PORT=0). */
@@ -312,6 +314,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       21_600,
       1,
       86_400,
+    ),
+    siteSyncCheckSeconds: parseIntRange(
+      "SITE_SYNC_CHECK_SECONDS",
+      env.SITE_SYNC_CHECK_SECONDS,
+      60,
+      1,
+      3600,
     ),
     retentionBatchSize: parseIntRange(
       "RETENTION_BATCH_SIZE",

@@ -10,6 +10,7 @@ import { startWebhookWorker } from "../domain/webhooks/webhook_worker.ts";
 import { startScreenShareCloser } from "../domain/screen_share/screen_share_closer.ts";
 import { startAuditPruner } from "../domain/audit/audit_pruner.ts";
 import { startRetentionWorker } from "../domain/retention/retention_worker.ts";
+import { startSyncScheduler } from "../domain/knowledge/sync_scheduler.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -21,6 +22,7 @@ const FACTORIES: WorkerFactory[] = [
   startScreenShareCloser,
   startAuditPruner,
   startRetentionWorker,
+  startSyncScheduler,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

@@ -1,5 +1,6 @@
 /** knowledge_sources and knowledge_chunks: what a bot knows and its search index. */
 import type { Executor } from "./client.ts";
+import type { SyncSummary } from "./knowledge_sync.ts";
 
 export interface KnowledgeSourceRow {
   id: number;
@@ -21,6 +22,10 @@ export interface KnowledgeSourceRow {
   /** Found pages that could not be fetched or used, and those left out on purpose (0190). */
   pages_failed: number;
   pages_skipped: number;
+  /** Url sources: re-crawl schedule, next sync due, what the last one found (0275). */
+  sync_schedule: "off" | "daily" | "weekly";
+  next_sync_at: Date | null;
+  last_sync: SyncSummary | null;
   /** Its chunks carry embeddings (migration 0004). */
   embedded?: boolean;
   created_at: Date;

@@ -43,29 +43,38 @@ export interface PageUpsert {
   title: string;
   content: string;
   contentHash: string;
+  /** The validators its server sent and its links (a later sync's conditional GET). */
+  etag?: string | null;
+  lastModified?: string | null;
+  links?: string[];
 }
 
 /**
  * Store a crawled page under its url source, keyed on its URL. `unchanged` is
- * true when the same text is already indexed, so training can be skipped.
+ * true when the same text is already indexed, so training can be skipped;
+ * `inserted` when the URL is new to the source (a sync's "added").
  */
 export async function upsertPage(
   sql: Executor,
   workspaceId: number,
   p: PageUpsert,
-): Promise<{ id: number; unchanged: boolean }> {
-  const [row] = await sql<{ id: number; unchanged: boolean }[]>`
+): Promise<{ id: number; unchanged: boolean; inserted: boolean }> {
+  const links = sql.array(p.links ?? []);
+  const [row] = await sql<{ id: number; unchanged: boolean; inserted: boolean }[]>`
     INSERT INTO knowledge_sources (workspace_id, chatbot_id, parent_id, type, title, content,
-      source_url, content_hash, status)
+      source_url, content_hash, status, etag, last_modified, page_links)
     VALUES (${workspaceId}, ${p.chatbotId}, ${p.parentId}, 'page', ${p.title}, ${p.content},
-      ${p.url}, ${p.contentHash}, 'pending')
+      ${p.url}, ${p.contentHash}, 'pending', ${p.etag ?? null}, ${p.lastModified ?? null},
+      ${links}::text[])
     ON CONFLICT (parent_id, source_url) WHERE parent_id IS NOT NULL DO UPDATE SET
       title = EXCLUDED.title, content = EXCLUDED.content, content_hash = EXCLUDED.content_hash,
+      etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified,
+      page_links = EXCLUDED.page_links,
       status = CASE WHEN knowledge_sources.content_hash = EXCLUDED.content_hash
                      AND knowledge_sources.status = 'ready'
                     THEN 'ready' ELSE 'pending' END,
       updated_at = now()
-    RETURNING id, (status = 'ready') AS unchanged`;
+    RETURNING id, (status = 'ready') AS unchanged, (xmax = 0) AS inserted`;
   return row!;
 }
 
@@ -109,17 +118,22 @@ export async function recountPages(sql: Executor, workspaceId: number, id: numbe
      WHERE s.workspace_id = ${workspaceId} AND s.id = ${id} AND s.type = 'url'`;
 }
 
-/** Pages of a url source not seen by the latest crawl are dropped with their chunks. */
+/**
+ * Pages of a url source not kept by the latest crawl are dropped with their
+ * chunks. Returns how many went (a sync's "removed").
+ */
 export async function deletePagesExcept(
   sql: Executor,
   workspaceId: number,
   parentId: number,
   keepIds: number[],
-): Promise<void> {
-  await sql`
+): Promise<number> {
+  const rows = await sql`
     DELETE FROM knowledge_sources
      WHERE workspace_id = ${workspaceId} AND parent_id = ${parentId}
-       AND NOT (id = ANY(${sql.array(keepIds)}::bigint[]))`;
+       AND NOT (id = ANY(${sql.array(keepIds)}::bigint[]))
+    RETURNING id`;
+  return rows.length;
 }
 
 /**

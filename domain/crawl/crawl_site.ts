@@ -7,7 +7,7 @@
 import { AddressRefused, assertAddressAllowed } from "./address_policy.ts";
 import { extractPage } from "./extract_page.ts";
 import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
-import { type FetchLimits, isHtml, safeFetch, USER_AGENT } from "./safe_fetch.ts";
+import { type FetchLimits, isHtml, safeFetch, USER_AGENT, type Validators } from "./safe_fetch.ts";
 import { parseSitemap } from "./sitemap.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 
@@ -16,6 +16,17 @@ export interface CrawlOptions extends FetchLimits {
   maxDepth: number;
   /** Parallel fetches within this crawl. */
   concurrency: number;
+  /**
+   * A page indexed by an earlier crawl of this source (a sync): fetched
+   * conditionally, and on 304 its stored links lead the crawl on.
+   */
+  known?: (url: string) => KnownPage | undefined;
+}
+
+/** What an earlier crawl kept of a page. */
+export interface KnownPage extends Validators {
+  links: string[];
+  contentHash: string;
 }
 
 export interface CrawledPage {
@@ -23,19 +34,24 @@ export interface CrawledPage {
   title: string;
   text: string;
   depth: number;
+  validators: Validators;
+  /** Its links (none when nofollow), kept so a later 304 can still lead on. */
+  links: string[];
 }
 
 export interface CrawlHooks {
   /** Number of distinct in-scope URLs accepted so far (the "pages found"). */
   onFound(count: number): void;
   onPage(page: CrawledPage): Promise<void>;
+  /** A known page its server answered 304 Not Modified for: kept as it is. */
+  onUnchanged?(url: string): Promise<void>;
   /**
    * A found page that will not be indexed: `failed` when it could not be
    * fetched or used (network error, HTTP error, not a page, too large, a
    * refused redirect); otherwise skipped on purpose (noindex, no new text, a
    * duplicate).
    */
-  onSkipped?(skip: { url: string; reason: string; failed: boolean }): void;
+  onSkipped?(skip: { url: string; reason: string; failed: boolean; status?: number }): void;
 }
 
 export interface CrawlSummary {
@@ -83,9 +99,9 @@ export async function crawlSite(
     return r;
   };
 
-  const skip = (url: string, reason: string, failed: boolean) => {
+  const skip = (url: string, reason: string, failed: boolean, status?: number) => {
     summary.skipped.push({ url, reason });
-    hooks.onSkipped?.({ url, reason, failed });
+    hooks.onSkipped?.({ url, reason, failed, status });
   };
   const seen = new Set<string>();
   const hashes = new Set<string>();
@@ -131,7 +147,11 @@ export async function crawlSite(
     };
     let outcome;
     try {
-      outcome = await safeFetch(item.url, { ...opts, permitRedirect }, isHtml);
+      outcome = await safeFetch(item.url, {
+        ...opts,
+        permitRedirect,
+        validatorsFor: opts.known,
+      }, isHtml);
     } catch (err) {
       if (first) throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
       if (opts.signal?.aborted) throw err;
@@ -148,7 +168,7 @@ export async function crawlSite(
           (outcome.status >= 500 || outcome.status === 429 || outcome.status === 408);
         throw transient ? new Error(message) : new CrawlRefused(message);
       }
-      skip(outcome.url, outcome.reason, true);
+      skip(outcome.url, outcome.reason, true, outcome.status);
       return;
     }
     const finalUrl = new URL(outcome.url);
@@ -167,6 +187,17 @@ export async function crawlSite(
       }
       seen.add(outcome.url);
     }
+    if (outcome.kind === "not_modified") {
+      // Unchanged since the last crawl: its stored links stand in for its body.
+      const known = opts.known?.(outcome.url);
+      if (known && item.depth < opts.maxDepth) {
+        for (const link of known.links) await accept(link, item.depth + 1);
+      }
+      if (known) hashes.add(known.contentHash);
+      await hooks.onUnchanged?.(outcome.url);
+      summary.indexed++;
+      return;
+    }
     const page = extractPage(outcome.body, outcome.url);
     if (!page.nofollow && item.depth < opts.maxDepth) {
       for (const link of page.links) await accept(link, item.depth + 1);
@@ -182,6 +213,8 @@ export async function crawlSite(
       title: page.title || finalUrl.pathname,
       text: page.text,
       depth: item.depth,
+      validators: outcome.validators,
+      links: page.nofollow ? [] : page.links,
     });
     summary.indexed++;
   };
@@ -222,7 +255,7 @@ async function loadRobots(origin: string, opts: FetchLimits): Promise<LoadedRobo
     const res = await safeFetch(`${origin}/robots.txt`, { ...opts, maxBytes: 512_000 }, () => true);
     if (res.kind === "ok") return parseRobots(res.body, USER_AGENT);
     // RFC 9309: a server error means "assume complete disallow" for now; 4xx means no rules.
-    if (res.status && res.status >= 500) {
+    if (res.kind === "skipped" && res.status && res.status >= 500) {
       return { isAllowed: () => false, sitemaps: [], unavailable: res.status };
     }
     return ALLOW_ALL;

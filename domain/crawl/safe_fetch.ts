@@ -17,10 +17,22 @@ export interface FetchLimits {
   resolve?: Resolver;
   /** Asked before following a redirect: a reason to stop there, or null to go on. */
   permitRedirect?: (url: URL) => Promise<string | null>;
+  /**
+   * What the last fetch of a URL brought (a sync): sent as If-None-Match /
+   * If-Modified-Since on the hop that asks for that URL, so 304 means unchanged.
+   */
+  validatorsFor?: (url: string) => Validators | undefined;
+}
+
+/** A page's HTTP validators as its server last sent them. */
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export type FetchOutcome =
-  | { kind: "ok"; url: string; contentType: string; body: string }
+  | { kind: "ok"; url: string; contentType: string; body: string; validators: Validators }
+  | { kind: "not_modified"; url: string }
   | { kind: "skipped"; url: string; reason: string; status?: number };
 
 /** Throws AddressRefused for a refused hop; network failures throw as usual. */
@@ -34,11 +46,18 @@ export async function safeFetch(
     await assertAddressAllowed(url, limits.policy, limits.resolve);
     const signals = [AbortSignal.timeout(limits.timeoutMs)];
     if (limits.signal) signals.push(limits.signal);
-    const res = await fetch(url, {
-      redirect: "manual",
-      signal: AbortSignal.any(signals),
-      headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,*/*;q=0.5" },
-    });
+    const headers: Record<string, string> = {
+      "user-agent": USER_AGENT,
+      accept: "text/html,application/xhtml+xml,*/*;q=0.5",
+    };
+    const known = limits.validatorsFor?.(url.href);
+    if (known?.etag) headers["if-none-match"] = known.etag;
+    if (known?.lastModified) headers["if-modified-since"] = known.lastModified;
+    const res = await fetch(url, { redirect: "manual", signal: AbortSignal.any(signals), headers });
+    if (res.status === 304 && known) {
+      await res.body?.cancel();
+      return { kind: "not_modified", url: url.href };
+    }
     if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
       await res.body?.cancel();
       url = new URL(res.headers.get("location")!, url);
@@ -63,7 +82,17 @@ export async function safeFetch(
     }
     const body = await readCapped(res.body, limits.maxBytes);
     if (body === null) return { kind: "skipped", url: url.href, reason: "too large" };
-    return { kind: "ok", url: url.href, contentType, body: decode(body, contentType) };
+    const validators = {
+      etag: res.headers.get("etag"),
+      lastModified: res.headers.get("last-modified"),
+    };
+    return {
+      kind: "ok",
+      url: url.href,
+      contentType,
+      body: decode(body, contentType),
+      validators,
+    };
   }
   return { kind: "skipped", url: url.href, reason: "too many redirects" };
 }

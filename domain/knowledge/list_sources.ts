@@ -5,6 +5,7 @@
 import type { Executor } from "../../db/client.ts";
 import type { KnowledgeSourceRow } from "../../db/knowledge.ts";
 import { listTopLevelSources } from "../../db/knowledge_admin.ts";
+import type { SyncSchedule, SyncSummary } from "../../db/knowledge_sync.ts";
 import { getChatbot } from "../chatbots/get_chatbot.ts";
 
 export interface SourceView {
@@ -25,6 +26,12 @@ export interface SourceView {
   /** Found but not indexed: could not be fetched or used / left out on purpose (dashboard only). */
   pages_failed: number | null;
   pages_skipped: number | null;
+  /** Url sources: re-crawled off, daily or weekly; null for other types. */
+  sync_schedule: SyncSchedule | null;
+  /** When the next scheduled sync is due (null when off or not a url source). */
+  next_sync_at: string | null;
+  /** What the last completed sync found; the first crawl counts every page as added. */
+  last_sync: SyncSummary | null;
 }
 
 export function sourceView(s: KnowledgeSourceRow): SourceView {
@@ -43,6 +50,9 @@ export function sourceView(s: KnowledgeSourceRow): SourceView {
     pages_indexed: isUrl ? s.pages_indexed : null,
     pages_failed: isUrl ? s.pages_failed : null,
     pages_skipped: isUrl ? s.pages_skipped : null,
+    sync_schedule: isUrl ? s.sync_schedule : null,
+    next_sync_at: isUrl && s.next_sync_at ? s.next_sync_at.toISOString() : null,
+    last_sync: isUrl ? s.last_sync : null,
   };
 }
 

@@ -5,7 +5,15 @@
  */
 import { z } from "zod";
 import { KNOWLEDGE_BODY_LIMIT } from "../doors/request_body.ts";
-import { newSourceFields, newSourceInput, sourceSchema } from "../schemas/knowledge_source.ts";
+import {
+  newSourceFields,
+  newSourceInput,
+  sourceSchema,
+  SYNC_NOW_RATE_LIMIT,
+  syncScheduleFields,
+} from "../schemas/knowledge_source.ts";
+import { setSourceSyncSchedule } from "../../domain/knowledge/set_sync_schedule.ts";
+import { syncSourceNow } from "../../domain/knowledge/sync_source_now.ts";
 import { dashboardProcedure } from "../trpc.ts";
 import { listSources } from "../../domain/knowledge/list_sources.ts";
 import { createPortalSource } from "../../domain/knowledge/create_portal_source.ts";
@@ -102,4 +110,47 @@ export const retrainKnowledge = dashboardProcedure
   .output(z.object({ data: dashboardSource }))
   .mutation(async ({ ctx, input }) => ({
     data: await retrainSource(ctx.deps, ctx.auth!.workspace.id, input.key, input.source),
+  }));
+
+export const setKnowledgeSchedule = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "PUT",
+      path: "/api/dashboard/chatbots/{key}/knowledge/{source}/schedule",
+      summary: "Keep a website source in sync: crawl it again off, daily or weekly",
+      description: "Url sources only (422 otherwise). The next sync is due one interval " +
+        "from now (`next_sync_at`); it runs once across instances, as Sync now does.",
+      requestExample: { sync_schedule: "daily" },
+    },
+    permission: "manage-content",
+  })
+  .input(z.object({ key, source: source, ...syncScheduleFields }))
+  .output(z.object({ data: dashboardSource }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await setSourceSyncSchedule(
+      ctx.deps,
+      ctx.auth!.workspace.id,
+      input.key,
+      input.source,
+      input.sync_schedule,
+    ),
+  }));
+
+export const syncKnowledge = dashboardProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/dashboard/chatbots/{key}/knowledge/{source}/sync",
+      summary: "Sync a website source now; 409 while it is being indexed",
+      description: "The site is crawled again in the background: pages are fetched " +
+        "conditionally (ETag, Last-Modified), unchanged text is not re-embedded, new pages " +
+        "are added and gone ones removed; `last_sync` then says what was found.",
+    },
+    permission: "manage-content",
+    rateLimit: SYNC_NOW_RATE_LIMIT,
+  })
+  .input(z.object({ key, source: source }))
+  .output(z.object({ data: dashboardSource }))
+  .mutation(async ({ ctx, input }) => ({
+    data: await syncSourceNow(ctx.deps, ctx.auth!.workspace.id, input.key, input.source),
   }));

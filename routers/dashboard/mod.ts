@@ -14,7 +14,14 @@ import {
 import { overview, series } from "./overview.ts";
 import { report } from "./reports.ts";
 import { deleteKey, listKeys, putKey, testKey } from "./keys.ts";
-import { addKnowledge, deleteKnowledge, listKnowledge, retrainKnowledge } from "./knowledge.ts";
+import {
+  addKnowledge,
+  deleteKnowledge,
+  listKnowledge,
+  retrainKnowledge,
+  setKnowledgeSchedule,
+  syncKnowledge,
+} from "./knowledge.ts";
 import { createBotProcedure, deleteBotProcedure, listBots, showBot, updateBot } from "./bots.ts";
 import { createTagProcedure, deleteTagProcedure, listTags, updateTagProcedure } from "./tags.ts";
 import { createCanned, deleteCanned, listCanned, updateCanned } from "./canned.ts";
@@ -126,6 +133,8 @@ export const dashboardRouter = router({
   retrainKnowledge,
   listCorrections: listCorrectionsProcedure,
   editCorrection: editCorrectionProcedure,
+  setKnowledgeSchedule,
+  syncKnowledge,
   listIntegrations: listIntegrationsProcedure,
   linkIntegration: linkIntegrationProcedure,
   unlinkIntegration: unlinkIntegrationProcedure,

@@ -3,7 +3,13 @@ import { router } from "../trpc.ts";
 import { login, logout, me } from "./session.ts";
 import { portalSecondStep } from "./two_factor.ts";
 import { listBots, showBot, updateBot } from "./chatbots.ts";
-import { createKnowledge, deleteKnowledge, listKnowledge } from "./knowledge.ts";
+import {
+  createKnowledge,
+  deleteKnowledge,
+  listKnowledge,
+  setKnowledgeSchedule,
+  syncKnowledge,
+} from "./knowledge.ts";
 import { deleteKey, listKeys, putKey } from "./keys.ts";
 import { analytics, snippet } from "./insights.ts";
 import { report } from "./reports.ts";
@@ -30,6 +36,8 @@ export const portalRouter = router({
   listKnowledge,
   createKnowledge,
   deleteKnowledge,
+  setKnowledgeSchedule,
+  syncKnowledge,
   listKeys,
   putKey,
   deleteKey,

@@ -19,7 +19,36 @@ export const sourceSchema = z.object({
   error: z.string().nullable(),
   pages_found: z.int().nullable(),
   pages_indexed: z.int().nullable(),
+  sync_schedule: z.enum(["off", "daily", "weekly"]).nullable().meta({
+    description: "Url sources: how often the site is crawled again (null for other types)",
+  }),
+  next_sync_at: z.string().nullable().meta({
+    description: "When the next scheduled sync is due (null when the schedule is off)",
+  }),
+  last_sync: z.object({
+    added: z.int(),
+    changed: z.int(),
+    removed: z.int(),
+    failed: z.int(),
+    finished_at: z.string(),
+  }).nullable().meta({
+    description: "What the last completed crawl found: pages added, changed (re-embedded), " +
+      "removed (404/410 or no longer found) and failed; null before the first",
+  }),
 });
+
+/** The body that sets a url source's sync schedule. */
+export const syncScheduleFields = {
+  sync_schedule: z.enum(["off", "daily", "weekly"]),
+};
+
+/** "Sync now": a few per minute per user; each is a crawl of a whole site. */
+export const SYNC_NOW_RATE_LIMIT = {
+  name: "knowledge-sync-now",
+  limit: 6,
+  windowSeconds: 60,
+  by: "user",
+} as const;
 
 const httpUrl = z.url({ protocol: /^https?$/, hostname: z.regexes.domain })
   .or(z.url({ protocol: /^https?$/ }));

@@ -65,6 +65,8 @@ export interface FakeAi {
   embed: (text: string) => number[];
   requests: ChatRequestRecord[];
   embeddingRequests: number;
+  /** Every text sent to /embeddings, in order (what was embedded, not only how often). */
+  embeddedTexts: string[];
   /** Streams cancelled by the client before they finished. */
   aborted: number;
   close(): Promise<void>;
@@ -136,6 +138,7 @@ export function startFakeAi(
     embed: fakeEmbedding,
     requests: [],
     embeddingRequests: 0,
+    embeddedTexts: [],
     aborted: 0,
     ...init,
   };
@@ -162,6 +165,7 @@ export function startFakeAi(
           return Response.json({ error: { message: "bad key" } }, { status: 401 });
         }
         const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+        state.embeddedTexts.push(...inputs);
         return Response.json({
           object: "list",
           model: body.model,

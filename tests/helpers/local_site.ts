@@ -11,6 +11,10 @@ export interface SiteRoute {
   body?: string | Uint8Array;
   /** Redirect target (absolute or relative); status defaults to 302. */
   location?: string;
+  /** Sent as ETag; a request whose If-None-Match names it gets 304 Not Modified. */
+  etag?: string;
+  /** Sent as Last-Modified; a request whose If-Modified-Since repeats it gets 304. */
+  lastModified?: string;
 }
 
 export interface LocalSite {
@@ -19,6 +23,10 @@ export interface LocalSite {
   /** Requests per path (with query), including 404s. */
   hits: Map<string, number>;
   delayMs: number;
+  /** The routes served now: tests change the site between two crawls through it. */
+  routes: Routes;
+  /** Paths answered 304 Not Modified, in order. */
+  notModified: string[];
   hitsOf(path: string): number;
   close(): Promise<void>;
 }
@@ -33,7 +41,6 @@ export function startLocalSite(
   opts: { delayMs?: number } = {},
 ): LocalSite {
   const ac = new AbortController();
-  let table: Routes = {};
   const hits = new Map<string, number>();
   const site = {
     hits,
@@ -46,8 +53,16 @@ export function startLocalSite(
       const path = u.pathname + u.search;
       hits.set(path, (hits.get(path) ?? 0) + 1);
       if (site.delayMs) await sleep(site.delayMs);
-      const route = table[path] ?? table[u.pathname];
+      const route = site.routes[path] ?? site.routes[u.pathname];
       if (!route) return new Response("not found", { status: 404 });
+      const unchanged = route.etag
+        ? req.headers.get("if-none-match") === route.etag
+        : route.lastModified !== undefined &&
+          req.headers.get("if-modified-since") === route.lastModified;
+      if (unchanged) {
+        site.notModified.push(path);
+        return new Response(null, { status: 304 });
+      }
       if (route.location) {
         return new Response(null, {
           status: route.status ?? 302,
@@ -56,13 +71,18 @@ export function startLocalSite(
       }
       return new Response(route.body as BodyInit ?? "", {
         status: route.status ?? 200,
-        headers: { "content-type": route.contentType ?? "text/html; charset=utf-8" },
+        headers: {
+          "content-type": route.contentType ?? "text/html; charset=utf-8",
+          ...(route.etag ? { etag: route.etag } : {}),
+          ...(route.lastModified ? { "last-modified": route.lastModified } : {}),
+        },
       });
     },
   );
   site.port = (server.addr as Deno.NetAddr).port;
   site.url = `http://127.0.0.1:${site.port}`;
-  table = typeof routes === "function" ? routes(site.url) : routes;
+  site.routes = typeof routes === "function" ? routes(site.url) : routes;
+  site.notModified = [];
   site.hitsOf = (path) => hits.get(path) ?? 0;
   site.close = async () => {
     ac.abort();

@@ -95,10 +95,13 @@ Deno.test("portal knowledge create and indexing", serverTestOptions, async (t) =
       "created_at",
       "error",
       "id",
+      "last_sync",
+      "next_sync_at",
       "pages_found",
       "pages_indexed",
       "source_url",
       "status",
+      "sync_schedule",
       "title",
       "type",
     ]);

@@ -2,7 +2,9 @@
 /**
  * A bot's knowledge (`#/bots/<key>/knowledge`): its sources with type, state
  * (a failed one with its reason), chunks, crawl progress and dates; a form to
- * add text, Q&A or a website; delete and retrain. Indexing and crawl
+ * add text, Q&A or a website; delete and retrain; for a website, what its
+ * last sync found, when the next is due, its schedule and Sync now
+ * (docs/portal-api.md#keeping-a-website-in-sync). Indexing and crawl
  * progress arrive live on the dashboard channel (`source.progress`: the row
  * changes in place, and the list is read again when a source settles); while
  * the channel is not live and a source is pending or processing, the list is
@@ -48,6 +50,27 @@ function progress(s: Source): string {
   return parts.join(" · ");
 }
 
+const SCHEDULE_LABEL: Record<string, string> = {
+  off: "Not kept in sync",
+  daily: "Synced daily",
+  weekly: "Synced weekly",
+};
+
+/** "Last sync: 1 added · 2 changed · 0 removed · 0 failed, <date>" (a website only). */
+function lastSyncText(s: Source): string {
+  const l = s.last_sync;
+  if (!l) return "";
+  const counts =
+    `${l.added} added · ${l.changed} changed · ${l.removed} removed · ${l.failed} failed`;
+  return `Last sync: ${counts}, ${formatDate(l.finished_at)}`;
+}
+
+function nextSyncText(s: Source): string {
+  if (!s.sync_schedule) return "";
+  const label = SCHEDULE_LABEL[s.sync_schedule] ?? s.sync_schedule;
+  return s.next_sync_at ? `${label}; next ${formatDate(s.next_sync_at)}` : label;
+}
+
 /** A `source.progress` event (docs/realtime.md). */
 interface ProgressEvent {
   source_id: number;
@@ -69,13 +92,16 @@ function isProgress(data: unknown): data is ProgressEvent {
 
 function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => void) {
   const canManage = ctx.can("manage-content");
-  const act = async (what: "retrain" | "delete") => {
+  const act = async (what: "retrain" | "delete" | "sync") => {
     if (what === "delete" && !confirm(`Delete "${s.title}" and everything indexed from it?`)) {
       return;
     }
     try {
       if (what === "delete") {
         ctx.notify((await ctx.client.deleteKnowledge.mutate({ key, source: s.id })).message);
+      } else if (what === "sync") {
+        await ctx.client.syncKnowledge.mutate({ key, source: s.id });
+        ctx.notify(`"${s.title}" is being synced.`);
       } else {
         await ctx.client.retrainKnowledge.mutate({ key, source: s.id });
         ctx.notify(`"${s.title}" is being indexed again.`);
@@ -101,6 +127,12 @@ function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => voi
       h("span", { class: `pill ${s.status}`, "data-state": "" }, STATE_LABEL[s.status] ?? s.status),
       s.error ? h("span", { class: "field-error block", "data-reason": "" }, s.error) : null,
       progress(s) ? h("span", { class: "muted block", "data-progress": "" }, progress(s)) : null,
+      lastSyncText(s)
+        ? h("span", { class: "muted block", "data-last-sync": "" }, lastSyncText(s))
+        : null,
+      nextSyncText(s)
+        ? h("span", { class: "muted block", "data-next-sync": "" }, nextSyncText(s))
+        : null,
     ),
     h("td", { class: "num" }, formatNumber(s.chunk_count)),
     h(
@@ -114,6 +146,15 @@ function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => voi
       { class: "row-actions" },
       canManage
         ? [
+          s.type === "url"
+            ? h("button", {
+              type: "button",
+              "data-action": "sync",
+              disabled: busy(s),
+              onClick: () => void act("sync"),
+            }, "Sync now")
+            : null,
+          s.type === "url" ? scheduleSelect(ctx, key, s, reload) : null,
           h("button", {
             type: "button",
             disabled: busy(s),
@@ -128,6 +169,43 @@ function sourceRow(ctx: ScreenContext, key: string, s: Source, reload: () => voi
         : null,
     ),
   );
+}
+
+/** Off, daily or weekly: saved on change. */
+function scheduleSelect(ctx: ScreenContext, key: string, s: Source, reload: () => void) {
+  const select: HTMLSelectElement = h(
+    "select",
+    {
+      name: "sync_schedule",
+      "aria-label": `Keep "${s.title}" in sync`,
+      onChange: async () => {
+        const value = select.value as "off" | "daily" | "weekly";
+        try {
+          await ctx.client.setKnowledgeSchedule.mutate({
+            key,
+            source: s.id,
+            sync_schedule: value,
+          });
+          ctx.notify(`"${s.title}": ${SCHEDULE_LABEL[value]!.toLowerCase()}.`);
+          reload();
+        } catch (err) {
+          ctx.notify(failureText(err));
+        }
+      },
+    },
+    ...["off", "daily", "weekly"].map((v) =>
+      h(
+        "option",
+        { value: v, selected: s.sync_schedule === v },
+        {
+          off: "Sync: off",
+          daily: "Sync: daily",
+          weekly: "Sync: weekly",
+        }[v]!,
+      )
+    ),
+  );
+  return select;
 }
 
 function addForm(ctx: ScreenContext, key: string, added: () => void): HTMLElement {

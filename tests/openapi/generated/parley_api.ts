@@ -368,6 +368,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/chatbots/{key}/knowledge/{source}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Keep a website source in sync: crawl it again off, daily or weekly
+         * @description Url sources only (422 otherwise). The next sync is due one interval from now (`next_sync_at`); it runs once across instances, as Sync now does.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        put: operations["portalSetKnowledgeSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/portal/chatbots/{key}/knowledge/{source}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a website source now; 409 while it is being indexed
+         * @description The site is crawled again in the background: pages are fetched conditionally (ETag, Last-Modified), unchanged text is not re-embedded, new pages are added and gone ones removed; `last_sync` then says what was found.
+         *
+         *     Requires the `manage-content` permission.
+         *
+         *     Rate limit: 6 requests per 60 s per user.
+         */
+        post: operations["portalSyncKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/portal/keys": {
         parameters: {
             query?: never;
@@ -2457,6 +2503,52 @@ export interface paths {
          * @description Requires the `manage-content` permission.
          */
         patch: operations["dashboardEditCorrection"];
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/knowledge/{source}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Keep a website source in sync: crawl it again off, daily or weekly
+         * @description Url sources only (422 otherwise). The next sync is due one interval from now (`next_sync_at`); it runs once across instances, as Sync now does.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        put: operations["dashboardSetKnowledgeSchedule"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/knowledge/{source}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a website source now; 409 while it is being indexed
+         * @description The site is crawled again in the background: pages are fetched conditionally (ETag, Last-Modified), unchanged text is not re-embedded, new pages are added and gone ones removed; `last_sync` then says what was found.
+         *
+         *     Requires the `manage-content` permission.
+         *
+         *     Rate limit: 6 requests per 60 s per user.
+         */
+        post: operations["dashboardSyncKnowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/dashboard/integrations": {
@@ -4874,7 +4966,16 @@ export interface operations {
                      *           "created_at": "2026-11-21T07:06:17.123000Z",
                      *           "error": "The site could not be reached.",
                      *           "pages_found": 1,
-                     *           "pages_indexed": 1
+                     *           "pages_indexed": 1,
+                     *           "sync_schedule": "off",
+                     *           "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_sync": {
+                     *             "added": 1,
+                     *             "changed": 1,
+                     *             "removed": 1,
+                     *             "failed": 1,
+                     *             "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -4893,6 +4994,18 @@ export interface operations {
                             error: string | null;
                             pages_found: number | null;
                             pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -4954,7 +5067,16 @@ export interface operations {
                      *         "created_at": "2026-11-21T07:06:17.123000Z",
                      *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
-                     *         "pages_indexed": 1
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
                      *       }
                      *     }
                      */
@@ -4972,6 +5094,18 @@ export interface operations {
                             error: string | null;
                             pages_found: number | null;
                             pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
                         };
                     };
                 };
@@ -5022,6 +5156,189 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalSetKnowledgeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sync_schedule": "daily"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    sync_schedule: "off" | "daily" | "weekly";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalSyncKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -12910,6 +13227,15 @@ export interface operations {
                      *           "error": "The site could not be reached.",
                      *           "pages_found": 1,
                      *           "pages_indexed": 1,
+                     *           "sync_schedule": "off",
+                     *           "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *           "last_sync": {
+                     *             "added": 1,
+                     *             "changed": 1,
+                     *             "removed": 1,
+                     *             "failed": 1,
+                     *             "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *           },
                      *           "updated_at": "2026-11-21T07:06:17.123000Z",
                      *           "pages_failed": 1,
                      *           "pages_skipped": 1
@@ -12931,6 +13257,18 @@ export interface operations {
                             error: string | null;
                             pages_found: number | null;
                             pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
                             updated_at: string;
                             /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
                             pages_failed: number | null;
@@ -12998,6 +13336,15 @@ export interface operations {
                      *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
                      *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
                      *         "updated_at": "2026-11-21T07:06:17.123000Z",
                      *         "pages_failed": 1,
                      *         "pages_skipped": 1
@@ -13018,6 +13365,18 @@ export interface operations {
                             error: string | null;
                             pages_found: number | null;
                             pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
                             updated_at: string;
                             /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
                             pages_failed: number | null;
@@ -13110,6 +13469,15 @@ export interface operations {
                      *         "error": "The site could not be reached.",
                      *         "pages_found": 1,
                      *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
                      *         "updated_at": "2026-11-21T07:06:17.123000Z",
                      *         "pages_failed": 1,
                      *         "pages_skipped": 1
@@ -13130,6 +13498,18 @@ export interface operations {
                             error: string | null;
                             pages_found: number | null;
                             pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
                             updated_at: string;
                             /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
                             pages_failed: number | null;
@@ -13290,6 +13670,205 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSetKnowledgeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sync_schedule": "daily"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    sync_schedule: "off" | "daily" | "weekly";
+                };
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "pages_failed": 1,
+                     *         "pages_skipped": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                            updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardSyncKnowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+                /** @example 1 */
+                source: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "pages_failed": 1,
+                     *         "pages_skipped": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                            updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
