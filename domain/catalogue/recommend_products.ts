@@ -23,7 +23,8 @@
  * bike") weigh less than those that name it, and a product holding only those
  * is not shown beside one that holds what is asked for.
  * At most three, those in stock first (out of stock last), each within half
- * of the best's score and holding at least half of the best's question words.
+ * of the best's fused score and, where full-text found it, 0.6 of the best's
+ * full-text score and two thirds of its question words.
  * Full-text ranking is fused with vector similarity
  * (retrieve_chunks.ts `fuse`) when the catalogue is embedded with the bot's
  * provider's model.
@@ -74,8 +75,10 @@ export const MAX_SHOWN = 3;
 const CANDIDATES = 12;
 /** A question word in a product's name counts this many times. */
 const NAME_BOOST = 2;
-/** A shown product scores at least this share of the best. */
-const MIN_RELATIVE_SCORE = 0.6;
+/** A shown product's fused score is at least this share of the best's. */
+const MIN_RELATIVE_SCORE = 0.5;
+/** And, where full-text found it, its full-text score this share of the best's. */
+const MIN_RELATIVE_TEXT_SCORE = 0.6;
 /** Reactive: the catalogue's share of the question's (non-neutral) words. */
 const REACTIVE_SHARE = 0.6;
 /** How much a help-centre-only word weighs against a product word. */
@@ -171,7 +174,7 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best: half of the best's matched words, and a word naming what is
+ * the best: 0.6 of its full-text score, two thirds of its matched words, and a word naming what is
  * wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */
@@ -185,6 +188,7 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
   return (id) => {
     const hit = byId.get(id);
     if (!hit) return true;
+    if (hit.score < top.score * MIN_RELATIVE_TEXT_SCORE) return false;
     if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
     return new Set(hit.matched).size * 3 >= topHolds * 2;
   };

@@ -131,14 +131,20 @@ export async function shopperAlternatives(
   const derived = new Set(out.filter((a) => a.always).map((a) => a.of));
   const unknown = unsure.filter((w) => !vocab.known.has(w) && !derived.has(w));
   for (const w of unknown) {
-    const limit = w.length >= TWO_EDITS_FROM ? 2 : 1;
+    // A misspelt plural ("helmts") is compared as its singular too: catalogues name things once.
+    const forms = w.length > ONE_EDIT_FROM && w.endsWith("s") ? [w, w.slice(0, -1)] : [w];
     let best: { word: string; df: number; d: number }[] = [];
-    for (const c of vocab.byInitial.get(w[0]!) ?? []) {
-      if (Math.abs(c.word.length - w.length) > limit || c.word.length < ONE_EDIT_FROM - 1) continue;
-      const d = editDistance(w, c.word, limit);
-      if (d > limit) continue;
-      if (!best.length || d < best[0]!.d) best = [{ ...c, d }];
-      else if (d === best[0]!.d) best.push({ ...c, d });
+    for (const form of forms) {
+      const limit = form.length >= TWO_EDITS_FROM ? 2 : 1;
+      for (const c of vocab.byInitial.get(form[0]!) ?? []) {
+        if (Math.abs(c.word.length - form.length) > limit || c.word.length < ONE_EDIT_FROM - 1) {
+          continue;
+        }
+        const d = editDistance(form, c.word, limit);
+        if (d > limit || best.some((b) => b.word === c.word)) continue;
+        if (!best.length || d < best[0]!.d) best = [{ ...c, d }];
+        else if (d === best[0]!.d) best.push({ ...c, d });
+      }
     }
     best.sort((a, b) => b.df - a.df || a.word.localeCompare(b.word));
     for (const c of best.slice(0, MAX_CORRECTIONS)) out.push({ of: w, alt: c.word, always: false });
