@@ -13,6 +13,16 @@
  *   and an 8-page help centre (`northwind_store.json`); never tuned on, so
  *   its misses are counted, not listed.
  *
+ * Issue 42 (a shopper's prices, misspellings, plurals, needs): a shoppers'
+ * tuning set over the kitchen shop (`shopper_tuning_questions.json`), the
+ * outdoor shop now tuned on too, and a judging set written before the change
+ * (`cobble_lane_store.json`, `shopper_judging_questions.json`). Besides the
+ * decision, each set reports precision (products shown that are relevant to
+ * their question: `relevant`, or the older sets' `products`), shoppers served
+ * (shown at least one relevant product), support questions shown products,
+ * and the decision's time. `BENCH_RULE_BASE=<commit>` runs that commit's
+ * `recommendProducts` beside this tree's, alternating per question.
+ *
  * Each store is linked through the Shopify-shaped fake and synced by the real
  * job (so the catalogue is indexed, and embedded where the provider can, as in
  * production); each question goes through `recommendProducts` as the widget
