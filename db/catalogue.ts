@@ -219,17 +219,9 @@ const CATALOGUE_SEARCH = `
                    AS a(word, alt, weight, always),
              unnest(tsvector_to_array(to_tsvector($2::regconfig, a.alt))) AS l(lex)
        WHERE st.n > 0),
-    -- A word offered a correction that the catalogue or the knowledge knows as written.
-    known AS (
-      SELECT DISTINCT w.word FROM written w
-       WHERE w.word IN (SELECT word FROM alt WHERE NOT always)
-         AND (EXISTS (SELECT 1 FROM knowledge_terms k WHERE k.chatbot_id = $6 AND k.lexeme = w.lex)
-              OR EXISTS (SELECT 1 FROM catalogue_products p
-                          WHERE p.workspace_id = $3
-                            AND p.tsv @@ (chr(39) || replace(replace(w.lex, chr(92), chr(92) || chr(92)),
-                                          chr(39), chr(39) || chr(39)) || chr(39))::tsquery))),
-    -- A word known neither way may be a misspelt help-centre word ("refnd"): the knowledge
-    -- lexemes nearest to it, for the caller to judge by edit distance.
+    -- The unsure words (not in the catalogue's words as written) known neither to the catalogue
+    -- nor to the knowledge: only these take a correction, and one may be a misspelt
+    -- help-centre word ("refnd"): the knowledge lexemes nearest to it, for the caller to judge.
     unknown AS (
       SELECT w.word, w.lex FROM written w
        WHERE w.word = ANY($17::text[]) AND NOT EXISTS (
@@ -247,7 +239,7 @@ const CATALOGUE_SEARCH = `
       SELECT lex, max(weight) AS weight FROM (
         SELECT lex, weight FROM written
         UNION ALL
-        SELECT lex, weight FROM alt WHERE always OR word NOT IN (SELECT word FROM known)) x
+        SELECT lex, weight FROM alt WHERE always OR word IN (SELECT word FROM unknown)) x
        GROUP BY lex),
     terms AS MATERIALIZED (
       SELECT q.lex, q.weight, qq.quoted, qq.quoted::tsquery AS tsq,
