@@ -13,6 +13,16 @@
  *   and an 8-page help centre (`northwind_store.json`); never tuned on, so
  *   its misses are counted, not listed.
  *
+ * Issue 42 (a shopper's prices, misspellings, plurals, needs): a shoppers'
+ * tuning set over the kitchen shop (`shopper_tuning_questions.json`), the
+ * outdoor shop now tuned on too, and a judging set written before the change
+ * (`cobble_lane_store.json`, `shopper_judging_questions.json`). Besides the
+ * decision, each set reports precision (products shown that are relevant to
+ * their question: `relevant`, or the older sets' `products`), shoppers served
+ * (shown at least one relevant product), support questions shown products,
+ * and the decision's time. `BENCH_RULE_BASE=<commit>` runs that commit's
+ * `recommendProducts` beside this tree's, alternating per question.
+ *
  * Each store is linked through the Shopify-shaped fake and synced by the real
  * job (so the catalogue is indexed, and embedded where the provider can, as in
  * production); each question goes through `recommendProducts` as the widget
@@ -25,10 +35,10 @@ import { type FakeProduct, startFakeShopify } from "../tests/helpers/fake_shopif
 import { recommendProducts } from "../domain/catalogue/recommend_products.ts";
 import { openProviderClient } from "../domain/ai/provider_client.ts";
 import type { ChatbotRow } from "../db/chatbots.ts";
-import { realPostgresUrl, withDatabase } from "./support.ts";
+import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
+import { baseTree, shortCommit } from "./base_tree.ts";
 
-const CATEGORIES = ["plain", "inflection", "misspelling", "synonym"] as const;
-type Category = typeof CATEGORIES[number];
+type Category = string;
 
 interface RuleQuestion {
   category: Category;
@@ -37,7 +47,14 @@ interface RuleQuestion {
   recommend: boolean;
   /** Product ids of which one should be among those shown (when `recommend`). */
   products?: string[];
+  /**
+   * Every product a shopper asking it would accept (issue 42's sets); the
+   * older sets' `products` stand in for it.
+   */
+  relevant?: string[];
 }
+
+type Recommend = typeof recommendProducts;
 
 interface Store {
   products: FakeProduct[];
@@ -120,6 +137,7 @@ async function storeFromFiles(
       products: (raw.products as {
         id: string;
         title: string;
+        type?: string;
         description: string;
         price: string;
         inventory: number;
@@ -127,6 +145,7 @@ async function storeFromFiles(
         .map((p) =>
           product(p.id, p.title, {
             description: p.description,
+            productType: p.type,
             price: p.price,
             totalInventory: p.inventory,
           })
@@ -140,16 +159,25 @@ async function storeFromFiles(
 interface Outcome {
   name: string;
   role: "tuning" | "judging";
+  /** "change" (this tree) or "base" (BENCH_RULE_BASE's). */
+  side: string;
   right: Record<Category, number>;
   total: Record<Category, number>;
+  /** Shopping questions by category: shown a relevant product. */
+  served: Record<Category, number>;
   /** Product questions with products shown, and with an expected one among them. */
   shown: number;
   rightProduct: number;
   shouldShow: number;
+  /** Products shown, and those relevant to their question (support questions: none are). */
+  productsShown: number;
+  productsRelevant: number;
   /** Support questions that got products. */
   falseShown: number;
   shouldNot: number;
   missed: string[];
+  /** `recommendProducts` per question, ms. */
+  ms: number[];
 }
 
 interface RuleSet {
@@ -159,7 +187,10 @@ interface RuleSet {
   questions: RuleQuestion[];
 }
 
-async function measure(sets: RuleSet[]): Promise<{ db: string; outcomes: Outcome[] }> {
+async function measure(
+  sets: RuleSet[],
+  sides: { name: string; recommend: Recommend }[],
+): Promise<{ db: string; outcomes: Outcome[] }> {
   const ai = startFakeAi({ reply: "ok" });
   const shopify = startFakeShopify();
   const seed = standardSeed();
@@ -209,41 +240,67 @@ async function measure(sets: RuleSet[]): Promise<{ db: string; outcomes: Outcome
     for (const [i, set] of sets.entries()) {
       const [bot] = await s.deps.sql<ChatbotRow[]>`
         SELECT * FROM chatbots WHERE public_key = ${keys[i]!}`;
-      const zero = () => ({ plain: 0, inflection: 0, misspelling: 0, synonym: 0 });
-      const o: Outcome = {
+      const zero = () =>
+        Object.fromEntries(set.questions.map((q) => [q.category, 0])) as Record<Category, number>;
+      const perSide = sides.map((side): Outcome => ({
         name: set.name,
         role: set.role,
+        side: side.name,
         right: zero(),
         total: zero(),
+        served: zero(),
         shown: 0,
         rightProduct: 0,
         shouldShow: 0,
+        productsShown: 0,
+        productsRelevant: 0,
         falseShown: 0,
         shouldNot: 0,
         missed: [],
-      };
-      for (const q of set.questions) {
-        const shown = await recommendProducts(s.deps, {
+        ms: [],
+      }));
+      const ask = (recommend: Recommend, q: string) =>
+        recommend(s.deps, {
           workspaceId: bot!.workspace_id,
           bot: bot!,
-          query: q.q,
+          query: q,
           provider: openProviderClient(s.deps, bot!.workspace_id, bot!.provider),
         });
-        const ids = shown.map((p) => p.id.replace("gid://shopify/Product/", ""));
-        o.total[q.category]++;
-        const right = q.recommend === shown.length > 0;
-        if (right) o.right[q.category]++;
-        else o.missed.push(`${q.q} (${shown.length ? "shown" : "none"})`);
-        if (q.recommend) {
-          o.shouldShow++;
-          if (shown.length) o.shown++;
-          if (ids.some((id) => q.products?.includes(id))) o.rightProduct++;
-        } else {
-          o.shouldNot++;
-          if (shown.length) o.falseShown++;
+      // Warm each side's caches and statements once, out of the timings.
+      for (const side of sides) await ask(side.recommend, set.questions[0]!.q);
+      for (const [n, q] of set.questions.entries()) {
+        // The sides alternate which goes first, so neither always meets a warmer database.
+        const order = n % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
+        for (const sideIndex of order) {
+          const o = perSide[sideIndex]!;
+          const t0 = performance.now();
+          const shown = await ask(sides[sideIndex]!.recommend, q.q);
+          o.ms.push(performance.now() - t0);
+          const ids = shown.map((p) => p.id.replace("gid://shopify/Product/", ""));
+          const relevant = q.relevant ?? q.products ?? [];
+          o.total[q.category] = (o.total[q.category] ?? 0) + 1;
+          const right = q.recommend === shown.length > 0;
+          if (right) o.right[q.category] = (o.right[q.category] ?? 0) + 1;
+          const good = q.recommend ? ids.filter((id) => relevant.includes(id)).length : 0;
+          o.productsShown += ids.length;
+          o.productsRelevant += good;
+          if (!right || good < ids.length) {
+            o.missed.push(`${q.q} (${ids.length ? ids.join(",") : "none"})`);
+          }
+          if (q.recommend) {
+            o.shouldShow++;
+            if (shown.length) o.shown++;
+            if (good > 0) {
+              o.rightProduct++;
+              o.served[q.category] = (o.served[q.category] ?? 0) + 1;
+            }
+          } else {
+            o.shouldNot++;
+            if (shown.length) o.falseShown++;
+          }
         }
       }
-      outcomes.push(o);
+      outcomes.push(...perSide);
     }
     return { db: s.deps.db.embedded ? "embedded PGlite + vectors" : "PostgreSQL", outcomes };
   } finally {
@@ -254,15 +311,18 @@ async function measure(sets: RuleSet[]): Promise<{ db: string; outcomes: Outcome
 }
 
 function report(db: string, outcomes: Outcome[]): string[] {
-  const sum = (r: Record<Category, number>) => CATEGORIES.reduce((n, c) => n + r[c], 0);
   const pctOf = (a: number, b: number) => (b ? `${a}/${b} (${Math.round((a / b) * 100)}%)` : "–");
-  return outcomes.map((o) =>
-    `| ${db} | ${o.role === "judging" ? `**judging: ${o.name}**` : `tuning: ${o.name}`} | ${
-      CATEGORIES.map((c) => o.total[c] ? `${o.right[c]}/${o.total[c]}` : "–").join(" / ")
-    } | **${pctOf(sum(o.right), sum(o.total))}** | ${pctOf(o.shown, o.shouldShow)} | ${
-      pctOf(o.rightProduct, o.shouldShow)
-    } | ${pctOf(o.falseShown, o.shouldNot)} |`
-  );
+  const sum = (r: Record<Category, number>) => Object.values(r).reduce((n, v) => n + v, 0);
+  return outcomes.map((o) => {
+    const shopping = Object.keys(o.total).filter((c) => c !== "support");
+    return `| ${db} | ${
+      o.role === "judging" ? `**judging: ${o.name}**` : `tuning: ${o.name}`
+    } | ${o.side} | ${pctOf(sum(o.right), sum(o.total))} | **${
+      pctOf(o.productsRelevant, o.productsShown)
+    }** | **${pctOf(o.rightProduct, o.shouldShow)}** | ${pctOf(o.falseShown, o.shouldNot)} | ${
+      shopping.map((c) => `${c} ${o.served[c] ?? 0}/${o.total[c]}`).join(", ")
+    } | ${percentile(o.ms, 0.5).toFixed(2)} / ${percentile(o.ms, 0.95).toFixed(2)} ms |`;
+  });
 }
 
 export async function run(): Promise<string> {
@@ -274,32 +334,53 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("copper_kettle_store.json", "reactive_tuning_questions.json"),
     },
     {
-      name: "outdoor shop",
-      role: "judging",
+      name: "kitchen shop, shoppers (issue 42)",
+      role: "tuning",
+      ...await storeFromFiles("copper_kettle_store.json", "shopper_tuning_questions.json"),
+    },
+    {
+      // Issue 27's judging set; issue 42 item 2 tunes on it.
+      name: "outdoor shop (issue 27's judging)",
+      role: "tuning",
       ...await storeFromFiles("northwind_store.json", "reactive_fresh_questions.json"),
+    },
+    {
+      name: "cycling shop (issue 42)",
+      role: "judging",
+      ...await storeFromFiles("cobble_lane_store.json", "shopper_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.
   const only = Deno.env.get("BENCH_RULE_SETS");
   if (only) sets.splice(0, sets.length, ...sets.filter((s) => s.role === only));
-  const runs = [await withDatabase(null, () => measure(sets))];
+  // BENCH_RULE_BASE=<commit>: that commit's recommendProducts beside this tree's, in one run.
+  const base = Deno.env.get("BENCH_RULE_BASE");
+  const sides: { name: string; recommend: Recommend }[] = [];
+  if (base) {
+    const root = await baseTree(base, ["domain", "db"]);
+    const mod = await import(new URL("domain/catalogue/recommend_products.ts", root).href);
+    sides.push({ name: `base ${await shortCommit(base)}`, recommend: mod.recommendProducts });
+  }
+  sides.push({ name: "change", recommend: recommendProducts });
+  const runs = [await withDatabase(null, () => measure(sets, sides))];
   const real = await realPostgresUrl();
-  if (real) runs.push(await withDatabase(real, () => measure(sets)));
+  if (real) runs.push(await withDatabase(real, () => measure(sets, sides)));
   const lines = [
     "## recommend_mode reactive: products shown when, and only when, asked for",
     "",
-    "Decision right by category (plain / inflection / misspelling / other words), all, and for the",
-    "product questions: products shown, and one of the expected products among them; for the support",
-    "questions: products shown anyway.",
+    "Right decisions (show or not); precision (products shown that are relevant to their question;",
+    "a support question's are not); shoppers served (shopping questions shown at least one relevant",
+    "product); support questions shown products; shoppers served by category; `recommendProducts`",
+    "p50 / p95 per question.",
     "",
-    "| Backend | Set | by category | right decision | product questions shown | right product shown | support questions shown |",
-    "|---|---|---|---|---|---|---|",
+    "| Backend | Set | side | right decision | precision | shoppers served | support questions shown | served by category | decision p50 / p95 |",
+    "|---|---|---|---|---|---|---|---|---|",
     ...runs.flatMap((r) => report(r.db, r.outcomes)),
   ];
   if (!real) lines.push("", "PostgreSQL: none answered; embedded figures only.");
   for (const r of runs) {
     for (const o of r.outcomes) {
-      if (o.role === "tuning" && o.missed.length) {
+      if (o.role === "tuning" && o.missed.length && o.side === "change") {
         lines.push("", `Tuning misses (${o.name}) on ${r.db}: ${o.missed.join("; ")}`);
       }
     }

@@ -132,51 +132,134 @@ export interface ProductHit extends CatalogueProduct {
 export interface CatalogueSearch {
   /** Products in the workspace's catalogue (0: none linked or synced). */
   size: number;
+  /** The last sync's time (the vocabulary cache's version). */
+  version: string;
   /** Whether they carry embeddings of the model asked about. */
   embedded: boolean;
-  /** The question's lexemes (stop words dropped). */
+  /** The question's lexemes (stop words dropped), corrections and other forms included. */
   lexemes: string[];
+  /** Those of them from words that name what is wanted (weight 1), not what it goes with. */
+  headLexemes: string[];
+  /** Those some product (within the price bounds) holds. */
+  catalogueLexemes: string[];
+  /** Those of the words as written (not their other forms). */
+  writtenLexemes: string[];
   /** Those the bot's knowledge vocabulary holds (knowledge_terms). */
   knowledgeLexemes: string[];
+  /** For `unsure` words known neither way: the nearest knowledge lexeme by trigrams. */
+  nearSupport: { word: string; lex: string }[];
   hits: ProductHit[];
+}
+
+/** Price bounds in whole units; the SQL scales them by each product's currency's minor unit. */
+export interface PriceBounds {
+  min: number | null;
+  max: number | null;
+}
+
+/** ISO 4217 currencies without a minor unit, and those with three decimals (the rest: two). */
+const ZERO_DIGIT = [
+  "BIF",
+  "CLP",
+  "DJF",
+  "GNF",
+  "ISK",
+  "JPY",
+  "KMF",
+  "KRW",
+  "PYG",
+  "RWF",
+  "UGX",
+  "UYI",
+  "VND",
+  "VUV",
+  "XAF",
+  "XOF",
+  "XPF",
+];
+const THREE_DIGIT = ["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"];
+
+/** `p`'s price within bounds $min and $max (whole units), or no bound when null. */
+function priceWithin(p: string, min: string, max: string, zero: string, three: string): string {
+  const scale = `power(10, CASE WHEN ${p}.currency = ANY(${zero}::text[]) THEN 0
+                                 WHEN ${p}.currency = ANY(${three}::text[]) THEN 3 ELSE 2 END)`;
+  return `(${min}::float8 IS NULL OR ${p}.price_minor >= ${min}::float8 * ${scale})
+          AND (${max}::float8 IS NULL OR ${p}.price_minor <= ${max}::float8 * ${scale})`;
 }
 
 /**
  * Full-text ranking of the catalogue in one round trip: each question word
- * becomes its lexemes under the bot's configuration, products holding any
- * are ranked by BM25's idf over the catalogue (presence, a name match counting
- * `nameBoost` times), and the same statement tells which lexemes the bot's
- * knowledge vocabulary knows: the caller weighs "about a product" against
- * "about the help centre" from both. A workspace without a catalogue stops at
- * its sync row (the product count the last sync stored).
+ * becomes its lexemes under the bot's configuration, each weighted (a word
+ * that only says what the product goes with, "for my bike", weighs less);
+ * other forms of a word are added (an irregular plural's singular always, a
+ * misspelling's correction only when the word as written is known neither to
+ * the catalogue nor to the bot's knowledge); products within the price
+ * bounds holding any are ranked by BM25's idf over the catalogue (presence,
+ * a name match counting `nameBoost` times), and the same statement tells
+ * which lexemes the bot's knowledge vocabulary knows: the caller weighs
+ * "about a product" against "about the help centre" from both. A workspace
+ * without a catalogue stops at its sync row (the product count the last sync
+ * stored).
  */
 const CATALOGUE_SEARCH = `
     -- The size as the last sync stored it (same transaction as the rows): no count per question.
     WITH st AS (
       SELECT COALESCE((SELECT products FROM catalogue_syncs WHERE workspace_id = $3), 0)::float8
-               AS n),
-    qw AS (
-      SELECT DISTINCT l.lex
-        FROM st, unnest($1::text[]) AS w(word),
+               AS n,
+             COALESCE((SELECT synced_at::text FROM catalogue_syncs WHERE workspace_id = $3), '')
+               AS version),
+    written AS (
+      SELECT w.word, l.lex, w.weight
+        FROM st, unnest($1::text[], $8::text[]::float8[]) AS w(word, weight),
              unnest(tsvector_to_array(to_tsvector($2::regconfig, w.word))) AS l(lex)
        WHERE st.n > 0),
+    alt AS (
+      SELECT a.word, l.lex, a.weight, a.always
+        FROM st, unnest($9::text[], $10::text[], $11::text[]::float8[], $12::text[]::boolean[])
+                   AS a(word, alt, weight, always),
+             unnest(tsvector_to_array(to_tsvector($2::regconfig, a.alt))) AS l(lex)
+       WHERE st.n > 0),
+    -- The unsure words (not in the catalogue's words as written) known neither to the catalogue
+    -- nor to the knowledge: only these take a correction, and one may be a misspelt
+    -- help-centre word ("refnd"): the knowledge lexemes nearest to it, for the caller to judge.
+    unknown AS (
+      SELECT w.word, w.lex FROM written w
+       WHERE w.word = ANY($17::text[]) AND NOT EXISTS (
+               SELECT 1 FROM knowledge_terms k WHERE k.chatbot_id = $6 AND k.lexeme = w.lex)
+         AND NOT EXISTS (
+               SELECT 1 FROM catalogue_products p
+                WHERE p.workspace_id = $3
+                  AND p.tsv @@ (chr(39) || replace(replace(w.lex, chr(92), chr(92) || chr(92)),
+                                chr(39), chr(39) || chr(39)) || chr(39))::tsquery)),
+    near_support AS (
+      SELECT DISTINCT ON (u.word) u.word, k.lexeme AS lex
+        FROM unknown u JOIN knowledge_terms k ON k.chatbot_id = $6 AND k.lexeme % u.lex
+       ORDER BY u.word, similarity(k.lexeme, u.lex) DESC, k.lexeme),
+    qw AS (
+      SELECT lex, max(weight) AS weight FROM (
+        SELECT lex, weight FROM written
+        UNION ALL
+        SELECT lex, weight FROM alt WHERE always OR word IN (SELECT word FROM unknown)) x
+       GROUP BY lex),
     terms AS MATERIALIZED (
-      SELECT q.lex, qq.quoted, qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_name
+      SELECT q.lex, q.weight, qq.quoted, qq.quoted::tsquery AS tsq,
+             (qq.quoted || ':A')::tsquery AS tsq_name
         FROM qw q,
              LATERAL (SELECT chr(39) || replace(replace(q.lex, chr(92), chr(92) || chr(92)),
                                                 chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq),
-    -- Every product holding a term, from one GIN scan; then which terms each holds.
+    -- Every product holding a term, within the price bounds, from one GIN scan; then which terms.
     cand AS MATERIALIZED (
       SELECT p.id, p.tsv FROM catalogue_products p
        WHERE p.tsv @@ (SELECT string_agg(quoted, ' | ')::tsquery FROM terms)
-         AND p.workspace_id = $3),
+         AND p.workspace_id = $3
+         AND ${priceWithin("p", "$13", "$14", "$15", "$16")}),
     m AS MATERIALIZED (
-      SELECT c.id, t.lex, c.tsv @@ t.tsq_name AS in_name
+      SELECT c.id, t.lex, t.weight, c.tsv @@ t.tsq_name AS in_name
         FROM cand c JOIN terms t ON c.tsv @@ t.tsq),
     df AS (SELECT lex, count(*)::float8 AS df FROM m GROUP BY lex),
     scored AS (
       SELECT m.id,
-             sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5))
+             sum(ln(1 + (st.n - df.df + 0.5) / (df.df + 0.5)) * m.weight
                  * CASE WHEN m.in_name THEN $4::float8 ELSE 1 END)::float8 AS score,
              array_agg(m.lex) AS matched,
              COALESCE(array_agg(m.lex) FILTER (WHERE m.in_name), '{}') AS in_name
@@ -185,10 +268,16 @@ const CATALOGUE_SEARCH = `
        ORDER BY score DESC, m.id
        LIMIT $5)
     SELECT (SELECT n FROM st)::int AS size,
+           (SELECT version FROM st) AS version,
            (SELECT n FROM st) > 0 AND $7::text IS NOT NULL AND EXISTS (
              SELECT 1 FROM catalogue_products
               WHERE workspace_id = $3 AND embedding_model = $7::text) AS embedded,
            COALESCE((SELECT array_agg(lex) FROM terms), '{}') AS lexemes,
+           COALESCE((SELECT array_agg(lex) FROM terms WHERE weight >= 1), '{}') AS head_lexemes,
+           COALESCE((SELECT array_agg(lex) FROM df), '{}') AS catalogue_lexemes,
+           COALESCE((SELECT array_agg(DISTINCT lex) FROM written), '{}') AS written_lexemes,
+           COALESCE((SELECT json_agg(json_build_object('word', word, 'lex', lex))
+                       FROM near_support), '[]') AS near_support,
            COALESCE((SELECT array_agg(t.lex) FROM terms t
                       WHERE EXISTS (SELECT 1 FROM knowledge_terms k
                                      WHERE k.chatbot_id = $6 AND k.lexeme = t.lex)), '{}')
@@ -207,17 +296,30 @@ export async function searchCatalogue(
   query: {
     language: string;
     words: string[];
+    /** Per word (same order): 1 for what is wanted, less for what it goes with. */
+    weights?: number[];
+    /** Other forms: `always` ones are searched; the others only when `word` is unknown. */
+    alternatives?: { of: string; alt: string; weight: number; always: boolean }[];
+    price?: PriceBounds;
+    /** Words the catalogue's vocabulary lacks as written: report knowledge lexemes near them. */
+    unsure?: string[];
     limit: number;
     nameBoost: number;
     /** Ask whether the products are embedded with this model. */
     embeddingModel?: string | null;
   },
 ): Promise<CatalogueSearch> {
+  const alts = query.alternatives ?? [];
   const [row] = await sql.unsafe<
     {
       size: number;
+      version: string;
       embedded: boolean;
       lexemes: string[];
+      head_lexemes: string[];
+      catalogue_lexemes: string[];
+      written_lexemes: string[];
+      near_support: { word: string; lex: string }[];
       knowledge_lexemes: string[];
       hits: ProductHit[];
     }[]
@@ -229,23 +331,68 @@ export async function searchCatalogue(
     query.limit,
     chatbotId,
     query.embeddingModel ?? null,
-  ], { prepare: true });
+    (query.weights ?? query.words.map(() => 1)).map(String),
+    alts.map((a) => a.of),
+    alts.map((a) => a.alt),
+    alts.map((a) => String(a.weight)),
+    alts.map((a) => String(a.always)),
+    query.price?.min ?? null,
+    query.price?.max ?? null,
+    ZERO_DIGIT,
+    THREE_DIGIT,
+    query.unsure ?? [],
+  ] as never[], { prepare: true });
   return {
     size: row?.size ?? 0,
+    version: row?.version ?? "",
     embedded: row?.embedded ?? false,
     lexemes: row?.lexemes ?? [],
+    headLexemes: row?.head_lexemes ?? [],
+    catalogueLexemes: row?.catalogue_lexemes ?? [],
+    writtenLexemes: row?.written_lexemes ?? [],
+    nearSupport: row?.near_support ?? [],
     knowledgeLexemes: row?.knowledge_lexemes ?? [],
     hits: (row?.hits ?? []).map((h) => ({ ...h, price_minor: Number(h.price_minor) })),
   };
+}
+
+/**
+ * The words of a workspace's product names and descriptions (lower case, two
+ * letters or more), with how many products hold each: what a misspelt
+ * question word is corrected towards. Read once per sync (`version`).
+ */
+export async function catalogueVocabulary(
+  sql: Executor,
+  workspaceId: number,
+): Promise<{ version: string; words: { word: string; df: number }[] }> {
+  const [row] = await sql<{ version: string; words: { word: string; df: number }[] | null }[]>`
+    SELECT COALESCE((SELECT synced_at::text FROM catalogue_syncs
+                      WHERE workspace_id = ${workspaceId}), '') AS version,
+           (SELECT json_agg(json_build_object('word', word, 'df', df)) FROM (
+              SELECT w.word, count(DISTINCT p.id)::int AS df
+                FROM catalogue_products p,
+                     regexp_split_to_table(lower(p.name || ' ' || p.description), '[^[:alpha:]]+')
+                       AS w(word)
+               WHERE p.workspace_id = ${workspaceId} AND length(w.word) >= 2
+               GROUP BY w.word) v) AS words`;
+  return { version: row?.version ?? "", words: row?.words ?? [] };
 }
 
 /** Vector candidates by cosine similarity, above `minSimilarity`. Needs pgvector. */
 export async function searchCatalogueVector(
   sql: Executor,
   workspaceId: number,
-  query: { embedding: number[]; model: string; limit: number; minSimilarity: number },
+  query: {
+    embedding: number[];
+    model: string;
+    limit: number;
+    minSimilarity: number;
+    price?: PriceBounds;
+  },
 ): Promise<(CatalogueProduct & { id: number; score: number })[]> {
   const vec = `[${query.embedding.join(",")}]`;
+  const min = query.price?.min ?? null;
+  const max = query.price?.max ?? null;
   const rows = await sql<(CatalogueProduct & { id: number; score: number })[]>`
     SELECT * FROM (
       SELECT p.id, p.product_id, p.name, p.description, p.price_minor, p.currency, p.url,
@@ -254,11 +401,20 @@ export async function searchCatalogueVector(
         FROM catalogue_products p
        WHERE p.workspace_id = ${workspaceId} AND p.embedding_model = ${query.model}
          AND p.embedding IS NOT NULL AND vector_dims(p.embedding) = ${query.embedding.length}
+         AND (${min}::float8 IS NULL OR p.price_minor >= ${min}::float8 * ${scaleOf(sql)})
+         AND (${max}::float8 IS NULL OR p.price_minor <= ${max}::float8 * ${scaleOf(sql)})
     ) s
      WHERE score >= ${query.minSimilarity}
      ORDER BY score DESC, id
      LIMIT ${query.limit}`;
   return rows.map((r) => ({ ...r, price_minor: Number(r.price_minor) }));
+}
+
+/** The minor unit's scale of the row `p`'s currency, as a fragment of a tagged statement. */
+function scaleOf(sql: Executor) {
+  return sql`power(10, CASE WHEN p.currency = ANY(${sql.array(ZERO_DIGIT)}::text[]) THEN 0
+                            WHEN p.currency = ANY(${sql.array(THREE_DIGIT)}::text[]) THEN 3
+                            ELSE 2 END)`;
 }
 
 /**

@@ -14,8 +14,18 @@
  *   knows ("much", "recommend") are neutral.
  * - `proactive`: also when the question's topic matches products well (a
  *   product's name, or half the question's words).
+ * The question is read as a shopper writes it first (issue 42): its price
+ * limits are applied to the products (price_limits.ts) and its prices,
+ * currencies and price words leave the words searched, so they never count
+ * as help-centre words; an irregular plural's singular and a misspelt word's
+ * correction from the catalogue's own words are searched too
+ * (shopper_words.ts); words that say what the product goes with ("for my
+ * bike") weigh less than those that name it, and a product holding only those
+ * is not shown beside one that holds what is asked for.
  * At most three, those in stock first (out of stock last), each within half
- * of the best's score. Full-text ranking is fused with vector similarity
+ * of the best's fused score and, where full-text found it, 0.6 of the best's
+ * full-text score and two thirds of its question words.
+ * Full-text ranking is fused with vector similarity
  * (retrieve_chunks.ts `fuse`) when the catalogue is embedded with the bot's
  * provider's model.
  */
@@ -35,6 +45,13 @@ import { providerInfo } from "../ai/providers.ts";
 import { fuse, MIN_SIMILARITY, questionWords } from "../knowledge/retrieve_chunks.ts";
 import { minorUnitDigits } from "../money.ts";
 import { knownToHaveNoCatalogue, rememberNoCatalogue } from "./catalogue_presence.ts";
+import { type PriceLimits, readPriceLimits, withinLimits } from "./price_limits.ts";
+import {
+  forgetVocabulary,
+  nearEnough,
+  shopperAlternatives,
+  vocabularyVersion,
+} from "./shopper_words.ts";
 
 /** A product as the `recommendations` event carries it (SPEC, stream events). */
 export interface RecommendedProduct {
@@ -58,12 +75,19 @@ export const MAX_SHOWN = 3;
 const CANDIDATES = 12;
 /** A question word in a product's name counts this many times. */
 const NAME_BOOST = 2;
-/** A shown product scores at least this share of the best. */
+/** A shown product's fused score is at least this share of the best's. */
 const MIN_RELATIVE_SCORE = 0.5;
+/** And, where full-text found it, its full-text score this share of the best's. */
+const MIN_RELATIVE_TEXT_SCORE = 0.6;
 /** Reactive: the catalogue's share of the question's (non-neutral) words. */
 const REACTIVE_SHARE = 0.6;
 /** How much a help-centre-only word weighs against a product word. */
 const SUPPORT_WORD_WEIGHT = 2;
+/** A word after "for my", "for the"… (what the product goes with) against one naming it. */
+const CONTEXT_WEIGHT = 0.5;
+/** What follows these says what the product is for, not what it is. */
+const CONTEXT_START =
+  /(?<![\p{L}])(?:for|on|to|with|fits?|onto|under)\s+(?:my|your|our|his|her|their|the|a|an)\s/u;
 
 export function recommendModeOf(bot: Pick<ChatbotRow, "branding">): RecommendMode {
   const mode = brandingOf(bot.branding).recommend_mode;
@@ -81,45 +105,114 @@ export async function recommendProducts(
 ): Promise<RecommendedProduct[]> {
   const mode = recommendModeOf(input.bot);
   if (mode === "off") return [];
-  const words = questionWords(input.query);
-  if (!words.length || knownToHaveNoCatalogue(input.workspaceId)) return [];
+  if (knownToHaveNoCatalogue(input.workspaceId)) return [];
+  const { limits, text } = readPriceLimits(input.query);
+  const { words, weights } = weighedWords(text);
+  if (!words.length) return [];
   // Known from the bot's provider code: the search need not wait for its client.
   const model = deps.db.vector ? providerInfo(input.bot.provider)?.embeddingModel ?? null : null;
+  const forms = await shopperAlternatives(deps.sql, input.workspaceId, words);
+  const alternatives = forms.alternatives
+    .map((a) => ({ ...a, weight: weights[words.indexOf(a.of)] ?? 1 }));
   const search = await searchCatalogue(deps.sql, input.workspaceId, input.bot.id, {
     language: input.bot.language,
     words,
+    weights,
+    alternatives,
+    price: limits,
+    unsure: forms.unsure,
     limit: CANDIDATES,
     nameBoost: NAME_BOOST,
     embeddingModel: model,
   });
+  // A sync since the vocabulary was read: the next question reads it again.
+  const cached = vocabularyVersion(input.workspaceId);
+  if (cached !== null && cached !== search.version) forgetVocabulary(input.workspaceId);
   if (search.size === 0) rememberNoCatalogue(input.workspaceId);
-  if (search.size === 0 || !wanted(mode, search)) return [];
+  // A misspelt help-centre word ("refnd") counts as the word it misspells, unless it is as
+  // likely a product word (the catalogue offered a correction).
+  const corrected = new Set(forms.alternatives.filter((a) => !a.always).map((a) => a.of));
+  const misspeltSupport = search.nearSupport
+    .filter((n) => !corrected.has(n.word) && nearEnough(n.word, n.lex)).length;
+  if (search.size === 0 || !wanted(mode, search, misspeltSupport)) return [];
   const provider = search.embedded && model ? await input.provider : null;
   const vector = provider && model
-    ? await vectorHits(deps, input.workspaceId, provider, model, input.query)
+    ? await vectorHits(deps, input.workspaceId, provider, model, input.query, limits)
     : [];
   const byId = new Map<number, CatalogueProduct>();
   for (const p of [...search.hits, ...vector]) byId.set(p.id, p);
   const ranked = fuse(search.hits.map(asHit), vector.map(asHit));
   const best = ranked[0]?.score ?? 0;
+  const enough = holdsEnough(search);
   return ranked
-    .filter((r) => r.score >= best * MIN_RELATIVE_SCORE)
+    .filter((r) => r.score >= best * MIN_RELATIVE_SCORE && enough(r.id))
     .map((r, rank) => ({ product: byId.get(r.id)!, rank }))
+    .filter(({ product }) => withinLimits(priceOf(product), limits))
     // In stock first; within each group, the ranking's order.
     .sort((a, b) => Number(b.product.in_stock) - Number(a.product.in_stock) || a.rank - b.rank)
     .slice(0, MAX_SHOWN)
     .map(({ product }) => shown(product));
 }
 
+/**
+ * The question's words, each weighted: 1 for those naming what is wanted,
+ * CONTEXT_WEIGHT for those after "for my", "for the"… up to the end of the
+ * sentence ("a pump for my road bike": the pump is wanted, not a bike).
+ */
+function weighedWords(text: string): { words: string[]; weights: number[] } {
+  const weightOf = new Map<string, number>();
+  for (const sentence of text.split(/[.!?;]+/)) {
+    const at = sentence.search(CONTEXT_START);
+    const head = at < 0 ? sentence : sentence.slice(0, at);
+    const tail = at < 0 ? "" : sentence.slice(at);
+    for (const w of questionWords(head)) weightOf.set(w, 1);
+    for (const w of questionWords(tail)) if (!weightOf.has(w)) weightOf.set(w, CONTEXT_WEIGHT);
+  }
+  const words = questionWords(text).filter((w) => weightOf.has(w));
+  return { words, weights: words.map((w) => weightOf.get(w)!) };
+}
+
+/**
+ * Whether a ranked product holds enough of the question to be shown beside
+ * the best: 0.6 of its full-text score, two thirds of its matched words, and a word naming what is
+ * wanted when the best holds one. A product the full-text search did not find
+ * (vector similarity alone) is judged by its score only.
+ */
+function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
+  const top = search.hits[0];
+  if (!top) return () => true;
+  const heads = new Set(search.headLexemes);
+  const topHolds = new Set(top.matched).size;
+  const topHasHead = top.matched.some((l) => heads.has(l));
+  const byId = new Map(search.hits.map((h) => [h.id, h]));
+  return (id) => {
+    const hit = byId.get(id);
+    if (!hit) return true;
+    if (hit.score < top.score * MIN_RELATIVE_TEXT_SCORE) return false;
+    if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
+    return new Set(hit.matched).size * 3 >= topHolds * 2;
+  };
+}
+
+function priceOf(p: CatalogueProduct): number {
+  return p.price_minor / 10 ** minorUnitDigits(p.currency);
+}
+
 /** Whether this question, in this mode, shows products at all (see the module's comment). */
-function wanted(mode: RecommendMode, search: CatalogueSearch): boolean {
+function wanted(mode: RecommendMode, search: CatalogueSearch, misspeltSupport: number): boolean {
   const top = search.hits[0];
   if (!top) return false;
   if (mode === "proactive") {
     return top.in_name.length > 0 || top.matched.length * 2 >= search.lexemes.length;
   }
   const productWords = new Set(search.hits.slice(0, MAX_SHOWN).flatMap((h) => h.matched));
-  const supportOnly = search.knowledgeLexemes.filter((l) => !productWords.has(l)).length;
+  // A word some product holds is shared vocabulary ("dry", "warm"), not the help centre's alone.
+  const anyProduct = new Set(search.catalogueLexemes);
+  // Only the words as written count against: a plural's singular or a correction adds none.
+  const written = new Set(search.writtenLexemes);
+  const supportOnly = search.knowledgeLexemes
+    .filter((l) => written.has(l) && !productWords.has(l) && !anyProduct.has(l)).length +
+    misspeltSupport;
   const covered = top.matched.length;
   return covered / (covered + SUPPORT_WORD_WEIGHT * supportOnly) >= REACTIVE_SHARE;
 }
@@ -130,6 +223,7 @@ async function vectorHits(
   provider: ProviderClient,
   model: string,
   query: string,
+  price: PriceLimits,
 ) {
   try {
     const [embedding] = await embedTexts(provider.client, model, [query]);
@@ -139,6 +233,7 @@ async function vectorHits(
       model,
       limit: CANDIDATES,
       minSimilarity: MIN_SIMILARITY,
+      price,
     });
   } catch (err) {
     deps.log.warn("catalogue query embedding failed; full-text only", { err: String(err) });
@@ -164,7 +259,7 @@ function shown(p: CatalogueProduct): RecommendedProduct {
   return {
     id: p.product_id,
     name: p.name,
-    price: p.price_minor / 10 ** minorUnitDigits(p.currency),
+    price: priceOf(p),
     currency: p.currency,
     url: p.url,
     buy_url: p.buy_url,

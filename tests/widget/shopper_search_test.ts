@@ -1,0 +1,163 @@
+/**
+ * Product recommendations read a shopper (issue 42 item 2), through the
+ * widget stream, over a small bike shop served by the Shopify-shaped fake and
+ * synced by the real job: a price ceiling is respected by the products shown;
+ * a question naming a price with a currency word is served (the currency is
+ * a help-centre word here: "prices are in euros"); a misspelt product word
+ * and an irregular plural find their products; a product's own unusual name
+ * is never "corrected" into another word; a support question naming a price
+ * (with a misspelt help-centre word) shows none.
+ */
+import { assertEquals, assertOk } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { standardSeed } from "../helpers/fixtures.ts";
+import { startFakeAi } from "../helpers/fake_ai.ts";
+import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
+import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+
+const ai = startFakeAi();
+ai.reply = "Here is what I found.";
+const shopify = startFakeShopify();
+
+function product(id: string, title: string, price: string, more: Partial<FakeProduct> = {}) {
+  return {
+    id,
+    title,
+    description: `${title}, made to last.`,
+    handle: title.toLowerCase().replace(/\W+/g, "-"),
+    price,
+    currencyCode: "EUR",
+    imageUrl: null,
+    tracksInventory: true,
+    totalInventory: 5,
+    variantId: `${id}01`,
+    ...more,
+  } satisfies FakeProduct;
+}
+shopify.products.push(
+  product("8101", "Metro Commuter Helmet", "69.00", {
+    description: "City cycling helmet with a rear light for riding to work.",
+    productType: "Helmets",
+  }),
+  product("8102", "Aero Road Helmet", "129.00", {
+    description: "Ventilated road cycling helmet for racing.",
+    productType: "Helmets",
+  }),
+  product("8103", "Cityline Commuter Bike", "749.00", {
+    description: "A commuter bike with mudguards and a rack.",
+    productType: "Bikes",
+  }),
+  product("8104", "Foldo Folding Commuter Bike", "899.00", {
+    description: "Folding commuter bike to carry onto the train.",
+    productType: "Bikes",
+  }),
+  product("8105", "Trail Pocket Knife", "39.00", {
+    description: "Folding pocket knife with a locking blade.",
+    productType: "Tools",
+  }),
+  product("8106", "Glowe Reflective Vest", "25.00", {
+    description: "A bright vest to be seen at night.",
+    productType: "Clothing",
+  }),
+  product("8107", "Winter Gloves", "35.00", {
+    description: "Warm windproof gloves for cold mornings.",
+    productType: "Clothing",
+  }),
+);
+
+const seed = standardSeed();
+const acme = seed.workspaces[0]!;
+Object.assign(acme, {
+  integrations: {
+    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
+  },
+});
+// The help centre speaks of prices and euros too: a currency must not make a shopper a support case.
+(acme.chatbots![0]!.knowledge as unknown[]).push({
+  type: "text",
+  title: "Prices and refunds",
+  content: "All prices are in euros and include VAT. Send an unused order back within 30 days " +
+    "for a full refund to your card.",
+});
+
+const s = await startTestServer({
+  seed,
+  env: {
+    ...WIDGET_ENV,
+    AI_BASE_URL: ai.baseUrl,
+    SHOPIFY_BASE_URL: shopify.baseUrl,
+    CRAWL_ALLOW_PRIVATE: "0",
+    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
+  },
+});
+
+async function waitForSync(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const [row] = await s.deps.sql<{ status: string }[]>`
+      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
+       WHERE w.slug = 'acme'`;
+    if (row?.status === "ready") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the catalogue was not synced");
+}
+
+interface Shown {
+  name: string;
+  price: number;
+}
+
+/** The products the widget stream shows for `message` (none: no `recommendations` event). */
+async function shown(message: string): Promise<Shown[]> {
+  const r = await postStream(
+    s.url,
+    "acme-helper",
+    { visitor_id: crypto.randomUUID(), message },
+    freshIp(),
+  );
+  assertEquals(r.status, 200);
+  assertEquals(r.events[r.events.length - 1]!.event, "done");
+  return r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
+}
+
+const names = (products: Shown[]) => products.map((p) => p.name).sort();
+
+Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
+  await waitForSync();
+
+  await t.step("a price ceiling is respected by the products shown", async () => {
+    const products = await shown("Do you have a commuter bike under 800 euros?");
+    assertEquals(names(products), ["Cityline Commuter Bike"]);
+    assertOk(products.every((p) => p.price <= 800));
+  });
+
+  await t.step("a question naming a price with a currency word is served", async () => {
+    const products = await shown("I want a helmet for 70 euros");
+    assertEquals(names(products), ["Metro Commuter Helmet"]);
+  });
+
+  await t.step(
+    "a misspelt product word finds it; a product's own name is not corrected",
+    async () => {
+      assertEquals(names(await shown("Do you sell helmts?")), [
+        "Aero Road Helmet",
+        "Metro Commuter Helmet",
+      ]);
+      // "glowe" is one letter from "glove", but it is this catalogue's own word: kept as written.
+      assertEquals(names(await shown("Do you have the glowe?")), ["Glowe Reflective Vest"]);
+    },
+  );
+
+  await t.step("an irregular plural finds the singular's product", async () => {
+    assertEquals(names(await shown("Which knives do you sell?")), ["Trail Pocket Knife"]);
+  });
+
+  await t.step("a support question naming a price shows no products", async () => {
+    assertEquals(await shown("Can I get a refnd on the 69 € helmet?"), []);
+    assertEquals(await shown("Are your prices in euros with VAT?"), []);
+  });
+
+  await s.stop();
+  await ai.close();
+  await shopify.close();
+});
