@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
  * A bot's knowledge (`#/bots/<key>/knowledge`): its sources with type, state
- * (a failed one with its reason), chunks, crawl progress and dates; a form to
- * add text, Q&A or a website; delete and retrain. Indexing and crawl
+ * (a failed one with its reason), chunks, crawl progress and dates; files
+ * uploaded by drag and drop (file_upload_card.ts); a form to add text, Q&A or
+ * a website; delete and retrain. Indexing and crawl
  * progress arrive live on the dashboard channel (`source.progress`: the row
  * changes in place, and the list is read again when a source settles); while
  * the channel is not live and a source is pending or processing, the list is
@@ -23,6 +24,7 @@ import {
 } from "../ui.ts";
 import { botTabs } from "./bot_tabs.ts";
 import { tryItBox } from "./try_it_box.ts";
+import { fileUploadCard } from "./file_upload_card.ts";
 
 type Source = DashboardOutputs["listKnowledge"]["data"][number];
 
@@ -319,6 +321,7 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
       ),
     ),
     empty,
+    canManage ? fileUploadCard(ctx, key, () => void load()) : null,
     canManage ? addForm(ctx, key, () => void load()) : null,
     canManage ? tryItBox(ctx, key) : null,
   );
