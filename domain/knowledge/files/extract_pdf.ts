@@ -39,6 +39,9 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedFile> {
       const content = await page.getTextContent();
       pages.push(linesOf(content.items as TextItemLike[]));
       page.cleanup();
+      // PDF.js parses on this thread: a turn of the event loop per page lets
+      // requests in between (about 5 ms of parsing a page, not a 500-page block).
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     const lines = pages.flat();
     if (lines.every((l) => !/\p{L}|\p{N}/u.test(l.text))) {
