@@ -17,10 +17,12 @@ export interface FetchLimits {
   resolve?: Resolver;
   /** Asked before following a redirect: a reason to stop there, or null to go on. */
   permitRedirect?: (url: URL) => Promise<string | null>;
+  /** The cap for a PDF, when it differs from `maxBytes` (an uploaded file's limit). */
+  pdfMaxBytes?: number;
 }
 
 export type FetchOutcome =
-  | { kind: "ok"; url: string; contentType: string; body: string }
+  | { kind: "ok"; url: string; contentType: string; body: string; bytes: Uint8Array }
   | { kind: "skipped"; url: string; reason: string; status?: number };
 
 /** Throws AddressRefused for a refused hop; network failures throw as usual. */
@@ -37,7 +39,10 @@ export async function safeFetch(
     const res = await fetch(url, {
       redirect: "manual",
       signal: AbortSignal.any(signals),
-      headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml,*/*;q=0.5" },
+      headers: {
+        "user-agent": USER_AGENT,
+        accept: "text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5",
+      },
     });
     if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
       await res.body?.cancel();
@@ -56,14 +61,18 @@ export async function safeFetch(
       await res.body?.cancel();
       return { kind: "skipped", url: url.href, reason: `not a page (${contentType || "no type"})` };
     }
+    const pdf = isPdf(contentType);
+    const cap = pdf && limits.pdfMaxBytes ? limits.pdfMaxBytes : limits.maxBytes;
     const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > limits.maxBytes) {
+    if (declared > cap) {
       await res.body?.cancel();
       return { kind: "skipped", url: url.href, reason: "too large" };
     }
-    const body = await readCapped(res.body, limits.maxBytes);
-    if (body === null) return { kind: "skipped", url: url.href, reason: "too large" };
-    return { kind: "ok", url: url.href, contentType, body: decode(body, contentType) };
+    const bytes = await readCapped(res.body, cap);
+    if (bytes === null) return { kind: "skipped", url: url.href, reason: "too large" };
+    // A PDF is read from its bytes; decoding it as text would only cost memory.
+    const body = pdf ? "" : decode(bytes, contentType);
+    return { kind: "ok", url: url.href, contentType, body, bytes };
   }
   return { kind: "skipped", url: url.href, reason: "too many redirects" };
 }
@@ -79,3 +88,5 @@ function decode(bytes: Uint8Array, contentType: string): string {
 
 export const isHtml = (type: string) =>
   type.startsWith("text/html") || type.startsWith("application/xhtml+xml");
+
+export const isPdf = (type: string) => type.startsWith("application/pdf");
