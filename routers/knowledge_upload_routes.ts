@@ -29,6 +29,7 @@ import {
   UPLOAD_BODY_LIMIT,
 } from "../domain/knowledge/file_limits.ts";
 import { sourceSchema } from "./schemas/knowledge_source.ts";
+import { rejectUnstorableInput } from "./guards/storable_input.ts";
 import { dashboardSource } from "./dashboard/knowledge.ts";
 
 const PERMISSION = "manage-content" as const;
@@ -68,28 +69,36 @@ const SURFACES: Surface[] = [
   },
 ];
 
-/** 413 for a file past the limit, whatever the envelope around it. */
+const FILE_LIMIT_TEXT = `a knowledge file may be at most ${MIB} MiB (${
+  FILE_MAX_BYTES.toLocaleString("en-US")
+} bytes)`;
+
+/** 413: the body past the route's limit, or the file in it past the file limit. */
 class FileTooLarge extends Error {
-  constructor() {
+  constructor(body: boolean) {
     super(
-      `The file is too large: a knowledge file may be at most ${MIB} MiB (${
-        FILE_MAX_BYTES.toLocaleString("en-US")
-      } bytes).`,
+      body
+        ? `The request body is too large: this route accepts at most ${
+          UPLOAD_BODY_LIMIT.toLocaleString("en-US")
+        } bytes, a file and its multipart envelope; ${FILE_LIMIT_TEXT}.`
+        : `The file is too large: ${FILE_LIMIT_TEXT}.`,
     );
   }
 }
 
 async function readUpload(req: Request): Promise<UploadedFile> {
+  // The size first, from Content-Length, before anything else is looked at.
+  const declared = req.headers.get("content-length");
+  if (declared !== null && Number(declared) > UPLOAD_BODY_LIMIT) throw new FileTooLarge(true);
   const type = req.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
-    await req.body?.cancel().catch(() => {});
     throw Invalid.field("file", "Send the file as multipart/form-data, in a part named file.");
   }
   let bytes: Uint8Array;
   try {
     bytes = await readBodyBytes(req, UPLOAD_BODY_LIMIT);
   } catch (err) {
-    if (err instanceof BodyTooLarge) throw new FileTooLarge();
+    if (err instanceof BodyTooLarge) throw new FileTooLarge(true);
     throw err;
   }
   let form: FormData;
@@ -104,7 +113,7 @@ async function readUpload(req: Request): Promise<UploadedFile> {
   if (!(file instanceof File)) {
     throw Invalid.field("file", "The file field is required: a part named file holding the file.");
   }
-  if (file.size > FILE_MAX_BYTES) throw new FileTooLarge();
+  if (file.size > FILE_MAX_BYTES) throw new FileTooLarge(false);
   const title = form.get("title");
   if (title !== null && typeof title !== "string") {
     throw Invalid.field("title", "The title field must be a string.");
@@ -117,6 +126,8 @@ async function readUpload(req: Request): Promise<UploadedFile> {
   }
   // Control characters are dropped from the name: it is shown as the title.
   const fileName = [...(file.name || "upload")].filter((c) => c >= " ").join("").slice(0, 255);
+  // A NUL or a lone surrogate in the title is a 422, not a database fault.
+  rejectUnstorableInput({ title });
   return { fileName, bytes: new Uint8Array(await file.arrayBuffer()), title: title ?? undefined };
 }
 

@@ -245,6 +245,11 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
       });
       assertEquals(title.status, 422);
       assertOk((title.body.errors as Record<string, string[]>).title, JSON.stringify(title.body));
+      const nul = await upload("b.txt", new TextEncoder().encode("Hi there"), {
+        title: "a\u0000b",
+      });
+      assertEquals(nul.status, 422);
+      assertOk((nul.body.errors as Record<string, string[]>).title, JSON.stringify(nul.body));
       const form = new FormData();
       form.append("title", "No file");
       const none = await fetch(`${s.url}${PORTAL}/files`, {
