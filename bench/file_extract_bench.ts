@@ -5,12 +5,20 @@
  * unpdf as the indexing job does; beside it, in the same run, the chunking
  * of the text it yields (the next step of the job) and a Word document of
  * the same text. Medians of BENCH_ROUNDS (default 5) after one warm-up.
+ * Then the upload itself through a test server (POST …/knowledge/files,
+ * stored in 1 MiB parts) for files of 1, 5 and 19 MiB, against
+ * `GET /api/status` right after it, on the database the environment names
+ * (embedded without DATABASE_URL).
  */
 import { type PdfSection, pdfWithHeadings } from "../tests/helpers/knowledge_files.ts";
 import { docxWithHeadings } from "../tests/helpers/knowledge_files.ts";
 import { extractFile } from "../domain/knowledge/files/extract_file.ts";
 import { chunkText } from "../domain/knowledge/chunk_text.ts";
 import { percentile } from "./support.ts";
+import { startTestServer } from "../tests/helpers/test_server.ts";
+import { T } from "../tests/helpers/fixtures.ts";
+import { dashboardSeed } from "../tests/dashboard/dashboard_seed.ts";
+import { uploadFile } from "../tests/helpers/knowledge_files.ts";
 
 const PAGES = Number(Deno.env.get("BENCH_PAGES") ?? 200);
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? 5);
@@ -41,6 +49,37 @@ async function median(fn: () => Promise<unknown> | unknown): Promise<number> {
     times.push(performance.now() - t0);
   }
   return percentile(times, 50);
+}
+
+/** Upload times (ms) of 1, 5 and 19 MiB text files, with a status request after each. */
+async function uploads(): Promise<string[]> {
+  const s = await startTestServer({ seed: dashboardSeed() });
+  const rows: string[] = [];
+  try {
+    for (const mib of [1, 5, 19]) {
+      const bytes = new Uint8Array(mib * 1024 * 1024).fill(0x61);
+      for (let i = 0; i < bytes.length; i += 80) bytes[i] = 0x0a;
+      const t0 = performance.now();
+      const r = await uploadFile(
+        s.url,
+        "/api/portal/chatbots/acme-helper/knowledge/files",
+        T.acme.owner.portal,
+        { name: `f${mib}.txt`, bytes },
+      );
+      const upload = performance.now() - t0;
+      const t1 = performance.now();
+      await (await fetch(`${s.url}/api/status`)).text();
+      const status = performance.now() - t1;
+      rows.push(
+        `| upload of ${mib} MiB (${r.status}) | ${upload.toFixed(0)} ms | status after it ${
+          status.toFixed(1)
+        } ms |`,
+      );
+    }
+  } finally {
+    await s.stop();
+  }
+  return rows;
 }
 
 export async function run(): Promise<string> {
@@ -75,6 +114,12 @@ export async function run(): Promise<string> {
     `| chunking the PDF's text (baseline: the job's next step) | ${fmt(chunkMs)} ms | ${
       fmt(PAGES / (chunkMs / 1000))
     } pages/s |`,
+    "",
+    `Uploads (${Deno.env.get("DATABASE_URL") ? "PostgreSQL" : "embedded"}):`,
+    "",
+    "| upload | time | baseline |",
+    "| --- | --- | --- |",
+    ...(await uploads()),
   ].join("\n");
 }
 

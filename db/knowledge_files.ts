@@ -18,6 +18,10 @@ export interface KnowledgeFileRow {
   bytes: Uint8Array;
 }
 
+/** Bytes per stored part (migration 0265 says why the file is split). */
+const PART_BYTES = 1024 * 1024;
+
+/** The file and its parts; the caller wraps it in the source's transaction. */
 export async function insertKnowledgeFile(
   sql: Executor,
   workspaceId: number,
@@ -25,9 +29,15 @@ export async function insertKnowledgeFile(
 ): Promise<void> {
   await sql`
     INSERT INTO knowledge_files (source_id, workspace_id, chatbot_id, file_name, format,
-      byte_size, sha256, bytes)
+      byte_size, sha256)
     VALUES (${f.sourceId}, ${workspaceId}, ${f.chatbotId}, ${f.fileName}, ${f.format},
-      ${f.bytes.byteLength}, ${f.sha256}, ${f.bytes})`;
+      ${f.bytes.byteLength}, ${f.sha256})`;
+  for (let at = 0, part = 0; at < f.bytes.byteLength; at += PART_BYTES, part++) {
+    const bytes = f.bytes.subarray(at, at + PART_BYTES);
+    await sql`
+      INSERT INTO knowledge_file_parts (source_id, part, bytes)
+      VALUES (${f.sourceId}, ${part}, ${bytes})`;
+  }
 }
 
 /** The stored file of a source, or null for a source that was not uploaded. */
@@ -36,10 +46,21 @@ export async function findKnowledgeFile(
   workspaceId: number,
   sourceId: number,
 ): Promise<KnowledgeFileRow | null> {
-  const [row] = await sql<KnowledgeFileRow[]>`
-    SELECT source_id, file_name, format, byte_size, bytes FROM knowledge_files
+  const [file] = await sql<Omit<KnowledgeFileRow, "bytes">[]>`
+    SELECT source_id, file_name, format, byte_size FROM knowledge_files
      WHERE workspace_id = ${workspaceId} AND source_id = ${sourceId}`;
-  return row ?? null;
+  if (!file) return null;
+  const bytes = new Uint8Array(file.byte_size);
+  let at = 0;
+  // One part a statement, as they were written.
+  for (let part = 0; at < file.byte_size; part++) {
+    const [row] = await sql<{ bytes: Uint8Array }[]>`
+      SELECT bytes FROM knowledge_file_parts WHERE source_id = ${sourceId} AND part = ${part}`;
+    if (!row) break;
+    bytes.set(row.bytes, at);
+    at += row.bytes.byteLength;
+  }
+  return { ...file, bytes: bytes.subarray(0, at) };
 }
 
 /** Files a bot holds now (the per-bot limit). */

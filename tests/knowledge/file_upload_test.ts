@@ -84,7 +84,8 @@ async function passagesFor(question: string) {
 
 const storedFiles = async (id: number) =>
   (await s.deps.sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM knowledge_files WHERE source_id = ${id}`)[0]!.n;
+    SELECT (SELECT count(*) FROM knowledge_files WHERE source_id = ${id})::int +
+           (SELECT count(*) FROM knowledge_file_parts WHERE source_id = ${id})::int AS n`)[0]!.n;
 const storedChunks = async (id: number) =>
   (await s.deps.sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM knowledge_chunks WHERE source_id = ${id}`)[0]!.n;
@@ -279,6 +280,28 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
     assertEquals(after, before);
   });
 
+  await t.step(
+    "a 19 MiB file is stored whole; its text over the limit fails with the reason",
+    async () => {
+      const line = new TextEncoder().encode(
+        "Lorem ipsum dolor sit amet, consectetur adipiscing.\n",
+      );
+      const bytes = new Uint8Array(19 * 1024 * 1024);
+      for (let at = 0; at + line.length <= bytes.length; at += line.length) bytes.set(line, at);
+      bytes.fill(0x20, bytes.length - (bytes.length % line.length));
+      const r = await upload("long.txt", bytes);
+      assertEquals(r.status, 201, JSON.stringify(r.body));
+      const [stored] = await s.deps.sql<{ byte_size: number; n: number }[]>`
+      SELECT f.byte_size, (SELECT sum(length(p.bytes))::int FROM knowledge_file_parts p
+                            WHERE p.source_id = f.source_id) AS n
+        FROM knowledge_files f WHERE f.source_id = ${r.body.data.id}`;
+      assertEquals(stored, { byte_size: bytes.length, n: bytes.length });
+      const done = await settled(r.body.data.id);
+      assertEquals(done.status, "failed");
+      assertOk(/at most 2,000,000/.test(done.error ?? ""), done.error ?? "");
+    },
+  );
+
   await t.step("a bot holding 200 files takes no more (422)", async () => {
     // The bot's files are made directly: two hundred uploads would only slow the suite.
     await s.deps.sql`
@@ -288,8 +311,8 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
           FROM chatbots b, generate_series(1, 200) g WHERE b.public_key = 'acme-sleeper'
         RETURNING id, workspace_id, chatbot_id)
       INSERT INTO knowledge_files (source_id, workspace_id, chatbot_id, file_name, format,
-                                   byte_size, sha256, bytes)
-      SELECT id, workspace_id, chatbot_id, 'f.txt', 'text', 1, '', '\\x61'::bytea FROM src`;
+                                   byte_size, sha256)
+      SELECT id, workspace_id, chatbot_id, 'f.txt', 'text', 1, '' FROM src`;
     const r = await uploadFile(
       s.url,
       "/api/portal/chatbots/acme-sleeper/knowledge/files",
@@ -336,7 +359,7 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
   );
 
   await t.step("deleting the source removes its stored file and every chunk", async () => {
-    assertEquals(await storedFiles(pdfId), 1);
+    assertEquals(await storedFiles(pdfId), 2, "the file and its one part");
     assertOk((await storedChunks(pdfId)) > 0);
     const r = await http(s.url, "DELETE", `${PORTAL}/${pdfId}`, { token: portalOwner });
     assertEquals(r.status, 200);
