@@ -13,13 +13,20 @@ export interface PdfSection {
   paragraphs: string[];
 }
 
-/** A PDF of `pages`, each a list of sections: an 18 pt bold heading over 11 pt body lines. */
-export async function pdfWithHeadings(pages: PdfSection[][]): Promise<Uint8Array> {
+/**
+ * A PDF of `pages`, each a list of sections: an 18 pt bold heading over 11 pt
+ * body lines; `footer` draws a 9 pt line at the foot of each page.
+ */
+export async function pdfWithHeadings(
+  pages: PdfSection[][],
+  footer?: (page: number) => string,
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const body = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  for (const sections of pages) {
+  for (const [n, sections] of pages.entries()) {
     const page = doc.addPage([595, 842]);
+    if (footer) page.drawText(footer(n + 1), { x: 56, y: 30, size: 9, font: body });
     let y = 790;
     for (const section of sections) {
       page.drawText(section.heading, { x: 56, y, size: 18, font: bold });

@@ -4,7 +4,7 @@
  * through the portal's and the dashboard's multipart endpoint become `text`
  * or `qa` sources titled by the file's name, and their passages reach the
  * prompt (try-it's passages and the AI stub's recorded request) under their
- * headings; an encrypted PDF, a PDF without text, a damaged Word file and a
+ * headings, a PDF's running footer left out; an encrypted PDF, a PDF without text, a damaged Word file and a
  * file that is not the PDF it says end `failed` with the reason, never stuck;
  * type, count, size, title and role are refused before anything is read;
  * deleting a source deletes its stored file and every chunk.
@@ -113,7 +113,7 @@ const manual = () =>
       heading: "Spare parts",
       paragraphs: ["Replacement lids in marigold orange are sold in the online shop."],
     }],
-  ]);
+  ], (n) => `Kettle manual, edition 2 - page ${n}`);
 
 let pdfId = 0;
 
@@ -138,6 +138,9 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
       assertOk(hit.title.includes("Descaling the kettle"), hit.title);
       assertOk(hit.content.includes("every month with citric acid"), hit.content);
       assertOk(!hit.content.includes("seven years"), "a passage never spans two sections");
+      const [all] = await s.deps.sql<{ text: string }[]>`
+      SELECT string_agg(content, ' ') AS text FROM knowledge_chunks WHERE source_id = ${pdfId}`;
+      assertOk(!all!.text.includes("Kettle manual, edition"), "the running footer is dropped");
       const prompt = JSON.stringify(ai.requests.at(-1)!);
       assertOk(
         prompt.includes("citric acid dissolved in warm water"),

@@ -43,6 +43,7 @@ export async function extractPdf(bytes: Uint8Array): Promise<ExtractedFile> {
       // requests in between (about 5 ms of parsing a page, not a 500-page block).
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
+    dropRunningLines(pages);
     const lines = pages.flat();
     if (lines.every((l) => !/\p{L}|\p{N}/u.test(l.text))) {
       throw new UnreadableFile(
@@ -106,6 +107,25 @@ function linesOf(items: TextItemLike[]): Line[] {
   }
   flush();
   return lines;
+}
+
+/**
+ * Running headers and footers ("Kettle manual — page 7"): a line found, its
+ * digits aside, on at least 60% of three or more pages is dropped from every
+ * page, so it neither splits paragraphs nor fills passages.
+ */
+function dropRunningLines(pages: Line[][]): void {
+  if (pages.length < 3) return;
+  const key = (l: Line) => l.text.replace(/\d+/g, "#");
+  const onPages = new Map<string, number>();
+  for (const lines of pages) {
+    for (const k of new Set(lines.map(key))) onPages.set(k, (onPages.get(k) ?? 0) + 1);
+  }
+  const running = new Set(
+    [...onPages].filter(([, n]) => n >= pages.length * 0.6).map(([k]) => k),
+  );
+  if (running.size === 0) return;
+  for (let i = 0; i < pages.length; i++) pages[i] = pages[i]!.filter((l) => !running.has(key(l)));
 }
 
 /** Font sizes that mark headings: clearly above the body's (the most used, by characters). */
