@@ -93,9 +93,12 @@ server {
     }
 
     # Knowledge file uploads (docs/knowledge.md): a file of up to 20 MiB and
-    # its multipart envelope, refused by the instance past that (413).
+    # its multipart envelope, refused by the instance past that (413). The
+    # body streams through as it arrives, not spooled to a file first: the
+    # instance reads Content-Length and refuses an oversized upload at once.
     location ~ ^/api/(portal|dashboard)/chatbots/[^/]+/knowledge/files$ {
         client_max_body_size 21m;
+        proxy_request_buffering off;
         proxy_pass http://parley;
         proxy_read_timeout 5m;
     }

@@ -166,5 +166,12 @@ export async function uploadFile(
     body: form,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} };
+  // Anything but JSON (a proxy's own error page) is kept as the message.
+  let body: Record<string, unknown>;
+  try {
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    body = { message: text };
+  }
+  return { status: res.status, body };
 }
