@@ -333,7 +333,7 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
   });
 
   await t.step(
-    "roles and surfaces: a viewer, an agent, another workspace's bot, no token",
+    "roles and surfaces: a viewer, an agent, another workspace's bot, no token, no portal",
     async () => {
       const bytes = new TextEncoder().encode("Hello.");
       const viewer = await uploadFile(s.url, `${DASHBOARD}/files`, D.acme.viewer, {
@@ -358,6 +358,19 @@ Deno.test("knowledge from uploaded files", serverTestOptions, async (t) => {
       assertEquals(other.status, 404);
       const anon = await uploadFile(s.url, `${PORTAL}/files`, "nope", { name: "n.txt", bytes });
       assertEquals(anon.status, 401);
+      // A workspace without the white-label portal: its portal token opens nothing.
+      const noPortal = await uploadFile(
+        s.url,
+        "/api/portal/chatbots/globex-bot/knowledge/files",
+        T.globex.owner.portal,
+        { name: "g.txt", bytes },
+      );
+      assertEquals(noPortal.status, 403);
+      const dashboardToken = await uploadFile(s.url, `${PORTAL}/files`, D.acme.owner, {
+        name: "d.txt",
+        bytes,
+      });
+      assertEquals(dashboardToken.status, 403, "a dashboard token is not a portal token");
     },
   );
 
