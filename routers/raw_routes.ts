@@ -12,6 +12,7 @@ import { dashboardTryRoutes } from "./dashboard/try_stream.ts";
 import { dashboardExportRoutes } from "./dashboard/history_export.ts";
 import { dashboardAuditExportRoutes } from "./dashboard/audit_log_export.ts";
 import { reportExportRoutes } from "./dashboard/reports_export.ts";
+import { knowledgeUploadRoutes } from "./knowledge_upload_routes.ts";
 
 export interface RawRoute {
   method: "GET" | "POST";
@@ -35,6 +36,7 @@ export const rawRoutes: RawRoute[] = [
   ...dashboardExportRoutes,
   ...dashboardAuditExportRoutes,
   ...reportExportRoutes,
+  ...knowledgeUploadRoutes,
 ];
 
 export function matchRawRoute(

@@ -5,7 +5,10 @@
  * said beside it, since an operator will read the rendered file.
  */
 
-/** Largest body a route reads (KNOWLEDGE_BODY_LIMIT, 4 MiB and 64 KiB), rounded up. */
+/**
+ * Largest body a route reads (KNOWLEDGE_BODY_LIMIT, 4 MiB and 64 KiB), rounded up; the
+ * file uploads have a location of their own (UPLOAD_BODY_LIMIT, 20 MiB and 64 KiB).
+ */
 const CLIENT_MAX_BODY = "5m";
 
 /** One instance: its HTTP listener and its socket server's (`host:port` each). */
@@ -86,6 +89,17 @@ server {
         proxy_pass http://parley;
         proxy_buffering off;
         proxy_cache off;
+        proxy_read_timeout 5m;
+    }
+
+    # Knowledge file uploads (docs/knowledge.md): a file of up to 20 MiB and
+    # its multipart envelope, refused by the instance past that (413). The
+    # body streams through as it arrives, not spooled to a file first: the
+    # instance reads Content-Length and refuses an oversized upload at once.
+    location ~ ^/api/(portal|dashboard)/chatbots/[^/]+/knowledge/files$ {
+        client_max_body_size 21m;
+        proxy_request_buffering off;
+        proxy_pass http://parley;
         proxy_read_timeout 5m;
     }
 

@@ -1,13 +1,24 @@
 /**
  * Breadth-first crawl of one website for a url knowledge source: the start
  * page, same-site links and sitemap entries, within a page and depth budget,
- * honouring robots.txt, every fetch through the address guard. Pages are
+ * honouring robots.txt, every fetch through the address guard. HTML pages
+ * and the PDFs linked from them are read (a PDF within an uploaded file's
+ * limits: 20 MiB, 500 pages). Pages are
  * handed to `onPage` as they arrive; the caller stores and indexes them.
  */
 import { AddressRefused, assertAddressAllowed } from "./address_policy.ts";
 import { extractPage } from "./extract_page.ts";
 import { ALLOW_ALL, parseRobots, type RobotsRules } from "./robots.ts";
-import { type FetchLimits, isHtml, safeFetch, USER_AGENT, type Validators } from "./safe_fetch.ts";
+import {
+  type FetchLimits,
+  isHtml,
+  isPdf,
+  safeFetch,
+  USER_AGENT,
+  type Validators,
+} from "./safe_fetch.ts";
+import { extractPdf } from "../knowledge/files/extract_pdf.ts";
+import { UnreadableFile } from "../knowledge/files/unreadable_file.ts";
 import { parseSitemap } from "./sitemap.ts";
 import { sha256Hex } from "../auth/secrets.ts";
 
@@ -147,11 +158,11 @@ export async function crawlSite(
     };
     let outcome;
     try {
-      outcome = await safeFetch(item.url, {
-        ...opts,
-        permitRedirect,
-        validatorsFor: opts.known,
-      }, isHtml);
+      outcome = await safeFetch(
+        item.url,
+        { ...opts, permitRedirect, validatorsFor: opts.known },
+        (type) => isHtml(type) || isPdf(type),
+      );
     } catch (err) {
       if (first) throw err instanceof AddressRefused ? new CrawlRefused(err.message) : err;
       if (opts.signal?.aborted) throw err;
@@ -198,7 +209,19 @@ export async function crawlSite(
       summary.indexed++;
       return;
     }
-    const page = extractPage(outcome.body, outcome.url);
+    let page;
+    try {
+      page = isPdf(outcome.contentType)
+        ? await pdfPage(outcome.bytes, finalUrl)
+        : extractPage(outcome.body, outcome.url);
+    } catch (err) {
+      if (!(err instanceof UnreadableFile)) throw err;
+      if (wasFirst) {
+        throw new CrawlRefused(`The start page ${item.url} could not be used: ${err.message}`);
+      }
+      skip(outcome.url, err.message, true);
+      return;
+    }
     if (!page.nofollow && item.depth < opts.maxDepth) {
       for (const link of page.links) await accept(link, item.depth + 1);
     }
@@ -245,6 +268,29 @@ export async function crawlSite(
   opts.signal?.throwIfAborted();
   summary.found = seen.size;
   return summary;
+}
+
+/**
+ * A PDF found on the site, read as an uploaded one is (headings kept, the
+ * same page limit; encrypted or image-only PDFs refused with the reason) and
+ * titled by its file name. It has no links to follow.
+ */
+async function pdfPage(bytes: Uint8Array, url: URL) {
+  const read = await extractPdf(bytes);
+  const last = url.pathname.split("/").pop() || "";
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch {
+    // A malformed escape: the name as it stands.
+  }
+  return {
+    title: (name || url.pathname).slice(0, 200),
+    text: read.kind === "text" ? read.text : "",
+    links: [] as string[],
+    noindex: false,
+    nofollow: true,
+  };
 }
 
 /** Rules, marked `unavailable` (with the status) when robots.txt answered a server error. */

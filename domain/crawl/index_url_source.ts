@@ -28,6 +28,7 @@ import { trainSource } from "../knowledge/train_source.ts";
 import { publishEvent } from "../events.ts";
 import { addressPolicy } from "./address_policy.ts";
 import { CrawlRefused, crawlSite, type KnownPage } from "./crawl_site.ts";
+import { FILE_MAX_BYTES } from "../knowledge/file_limits.ts";
 
 const PAGE_MAX_BYTES = 2_000_000;
 const FETCH_TIMEOUT_MS = 15_000;
@@ -92,6 +93,7 @@ export async function indexUrlSource(
     summary = await crawlSite(source.source_url!, {
       policy: addressPolicy(deps.config),
       maxBytes: PAGE_MAX_BYTES,
+      pdfMaxBytes: FILE_MAX_BYTES,
       timeoutMs: FETCH_TIMEOUT_MS,
       signal,
       maxPages: deps.config.crawlMaxPages,

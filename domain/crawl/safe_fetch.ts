@@ -22,6 +22,8 @@ export interface FetchLimits {
    * If-Modified-Since on the hop that asks for that URL, so 304 means unchanged.
    */
   validatorsFor?: (url: string) => Validators | undefined;
+  /** The cap for a PDF, when it differs from `maxBytes` (an uploaded file's limit). */
+  pdfMaxBytes?: number;
 }
 
 /** A page's HTTP validators as its server last sent them. */
@@ -31,7 +33,14 @@ export interface Validators {
 }
 
 export type FetchOutcome =
-  | { kind: "ok"; url: string; contentType: string; body: string; validators: Validators }
+  | {
+    kind: "ok";
+    url: string;
+    contentType: string;
+    body: string;
+    bytes: Uint8Array;
+    validators: Validators;
+  }
   | { kind: "not_modified"; url: string }
   | { kind: "skipped"; url: string; reason: string; status?: number };
 
@@ -48,7 +57,7 @@ export async function safeFetch(
     if (limits.signal) signals.push(limits.signal);
     const headers: Record<string, string> = {
       "user-agent": USER_AGENT,
-      accept: "text/html,application/xhtml+xml,*/*;q=0.5",
+      accept: "text/html,application/xhtml+xml,application/pdf;q=0.9,*/*;q=0.5",
     };
     const known = limits.validatorsFor?.(url.href);
     if (known?.etag) headers["if-none-match"] = known.etag;
@@ -75,24 +84,22 @@ export async function safeFetch(
       await res.body?.cancel();
       return { kind: "skipped", url: url.href, reason: `not a page (${contentType || "no type"})` };
     }
+    const pdf = isPdf(contentType);
+    const cap = pdf && limits.pdfMaxBytes ? limits.pdfMaxBytes : limits.maxBytes;
     const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > limits.maxBytes) {
+    if (declared > cap) {
       await res.body?.cancel();
       return { kind: "skipped", url: url.href, reason: "too large" };
     }
-    const body = await readCapped(res.body, limits.maxBytes);
-    if (body === null) return { kind: "skipped", url: url.href, reason: "too large" };
+    const bytes = await readCapped(res.body, cap);
+    if (bytes === null) return { kind: "skipped", url: url.href, reason: "too large" };
     const validators = {
       etag: res.headers.get("etag"),
       lastModified: res.headers.get("last-modified"),
     };
-    return {
-      kind: "ok",
-      url: url.href,
-      contentType,
-      body: decode(body, contentType),
-      validators,
-    };
+    // A PDF is read from its bytes; decoding it as text would only cost memory.
+    const body = pdf ? "" : decode(bytes, contentType);
+    return { kind: "ok", url: url.href, contentType, body, bytes, validators };
   }
   return { kind: "skipped", url: url.href, reason: "too many redirects" };
 }
@@ -108,3 +115,5 @@ function decode(bytes: Uint8Array, contentType: string): string {
 
 export const isHtml = (type: string) =>
   type.startsWith("text/html") || type.startsWith("application/xhtml+xml");
+
+export const isPdf = (type: string) => type.startsWith("application/pdf");

@@ -1,6 +1,8 @@
 /**
  * The `index_source` job: moves a knowledge source `pending` → `processing`
- * → `ready`, training text and Q&A sources directly and crawling url sources.
+ * → `ready`, training text and Q&A sources directly (an uploaded file's text
+ * read first; an unreadable file fails at once with the reason) and crawling
+ * url sources.
  * While retries remain a failed source goes back to `pending` with the
  * reason; when the job gives up it is `failed` with the reason. Each move is
  * published as `knowledge.progress` after it is written (the dashboard's live
@@ -12,6 +14,8 @@ import { recountPages, setSourceState, sourceLanguage } from "../../db/knowledge
 import { CrawlRefused } from "../crawl/crawl_site.ts";
 import { indexUrlSource, SourceGone } from "../crawl/index_url_source.ts";
 import { trainSource } from "../knowledge/train_source.ts";
+import { readUploadedFile } from "../knowledge/files/read_uploaded_file.ts";
+import { UnreadableFile } from "../knowledge/files/unreadable_file.ts";
 import { publishSourceState } from "../knowledge/source_progress.ts";
 import type { IndexSourcePayload } from "./job_queue.ts";
 import { type JobHandler, PermanentJobError } from "./job_runner.ts";
@@ -32,12 +36,15 @@ export const indexSourceJob: JobHandler = {
       if (source.type === "url") {
         await indexUrlSource(deps, source, language, ctx.signal);
       } else {
+        await readUploadedFile(deps, workspaceId, sourceId);
         await trainSource(deps, workspaceId, sourceId, language);
       }
     } catch (err) {
       if (err instanceof SourceGone) return;
       if (!(await findSource(deps.sql, workspaceId, sourceId))) return; // deleted meanwhile
-      if (err instanceof CrawlRefused) throw new PermanentJobError(err.message);
+      if (err instanceof CrawlRefused || err instanceof UnreadableFile) {
+        throw new PermanentJobError(err.message);
+      }
       throw err;
     }
     await publishSourceState(deps, workspaceId, sourceId);

@@ -95,6 +95,9 @@ async function embedChunks(
 }
 
 function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
+  if (source.type === "qa" && source.question === null && source.content) {
+    return csvPairChunks(source);
+  }
   if (source.type === "qa") {
     // The question rides on every chunk so a long answer stays findable by it.
     const question = source.question ?? source.title;
@@ -111,4 +114,24 @@ function chunksOf(source: KnowledgeSourceRow): NewChunk[] {
     url: source.source_url,
     content: c.content,
   }));
+}
+
+/**
+ * A Q&A CSV's pairs (stored as JSON by files/read_uploaded_file.ts): each
+ * question titles its answer's chunks, searched with them and shown with them.
+ */
+function csvPairChunks(source: KnowledgeSourceRow): NewChunk[] {
+  const pairs = JSON.parse(source.content!) as { question: string; answer: string }[];
+  const chunks: NewChunk[] = [];
+  for (const { question, answer } of pairs) {
+    for (const c of chunkText(answer)) {
+      chunks.push({
+        ordinal: chunks.length,
+        title: chunkTitle(source.title, [question]),
+        url: null,
+        content: `Q: ${question}\nA: ${c.content}`,
+      });
+    }
+  }
+  return chunks;
 }

@@ -23,7 +23,7 @@ import { retrainSource } from "../../domain/knowledge/retrain_source.ts";
 
 const key = z.string().min(1).max(255);
 const source = z.coerce.number().int().min(1);
-const dashboardSource = sourceSchema.extend({
+export const dashboardSource = sourceSchema.extend({
   updated_at: z.string(),
   pages_failed: z.int().nullable().meta({
     description: "Pages found that could not be fetched or used (url sources; null otherwise)",

@@ -54,7 +54,12 @@ export function bodiesSettled(ms: number): Promise<void> {
 
 /** The body as text ("" when there is none); throws BodyTooLarge past `limit` bytes. */
 export async function readBodyText(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
+  return decoder.decode(await readBodyBytes(req, limit));
+}
+
+/** The body's bytes (none when there is no body); throws BodyTooLarge past `limit` bytes. */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) {
     await req.body.cancel().catch(() => {});
@@ -64,7 +69,7 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
   try {
     const bytes = await readCapped(req.body, limit);
     if (bytes === null) throw new BodyTooLarge(limit);
-    return decoder.decode(bytes);
+    return bytes;
   } finally {
     if (--reading === 0) { for (const done of [...waiters]) done(); }
   }

@@ -31,6 +31,8 @@ export interface DescribedOperation {
   successResponse?: Record<string, unknown>;
   /** Responses by status that differ from the shared error bodies (a probe's 503). */
   responses?: Record<string, unknown>;
+  /** A request body other than JSON of the input's body fields (a multipart upload). */
+  requestBody?: Record<string, unknown>;
 }
 
 interface ProcedureDef {
@@ -173,6 +175,7 @@ function operation(op: DescribedOperation): Record<string, unknown> {
       },
     };
   }
+  if (op.requestBody) out.requestBody = op.requestBody;
   out.responses = responses;
   return out;
 }

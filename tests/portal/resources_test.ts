@@ -330,7 +330,7 @@ Deno.test("portal analytics and snippet", serverTestOptions, async (t) => {
 });
 
 Deno.test(
-  "the OpenAPI document lists the fourteen portal endpoints, and our catalogue, webhook and report ones",
+  "the OpenAPI document lists the fourteen portal endpoints, and our catalogue, webhook, report and file upload ones",
   serverTestOptions,
   async () => {
     const r = await http(s.url, "GET", "/api/openapi.json");
@@ -344,13 +344,15 @@ Deno.test(
     const ours = (op: string) =>
       op.includes(" /api/portal/catalogue") || op.includes(" /api/portal/webhooks") ||
       op === "GET /api/portal/reports" || op.includes(" /api/portal/login/two-factor") ||
-      /\/knowledge\/\{source\}\/(sync|schedule)$/.test(op);
+      /\/knowledge\/\{source\}\/(sync|schedule)$/.test(op) ||
+      op === "POST /api/portal/chatbots/{key}/knowledge/files";
     assertEquals(ops.filter((op) => !ours(op)).length, 14, ops.join(", "));
     assertOk(ops.includes("POST /api/portal/catalogue/sync"));
     assertOk(ops.includes("POST /api/portal/webhooks/{id}/rotate-secret"), ops.join(", "));
     assertOk(ops.includes("GET /api/portal/reports"), ops.join(", "));
     assertOk(ops.includes("POST /api/portal/chatbots/{key}/knowledge/{source}/sync"));
     assertOk(ops.includes("PUT /api/portal/chatbots/{key}/knowledge/{source}/schedule"));
+    assertOk(ops.includes("POST /api/portal/chatbots/{key}/knowledge/files"), ops.join(", "));
   },
 );
 

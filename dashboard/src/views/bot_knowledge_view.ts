@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
  * A bot's knowledge (`#/bots/<key>/knowledge`): its sources with type, state
- * (a failed one with its reason), chunks, crawl progress and dates; a form to
- * add text, Q&A or a website; delete and retrain; for a website, what its
- * last sync found, when the next is due, its schedule and Sync now
+ * (a failed one with its reason), chunks, crawl progress and dates; files
+ * uploaded by drag and drop (file_upload_card.ts); a form to add text, Q&A or
+ * a website; delete and retrain; for a website, what its last sync found,
+ * when the next is due, its schedule and Sync now
  * (docs/portal-api.md#keeping-a-website-in-sync). Indexing and crawl
  * progress arrive live on the dashboard channel (`source.progress`: the row
  * changes in place, and the list is read again when a source settles); while
@@ -26,6 +27,7 @@ import {
 import { botTabs } from "./bot_tabs.ts";
 import { correctionsCard } from "./bot_corrections_card.ts";
 import { tryItBox } from "./try_it_box.ts";
+import { fileUploadCard } from "./file_upload_card.ts";
 
 type Source = DashboardOutputs["listKnowledge"]["data"][number];
 
@@ -399,6 +401,7 @@ export async function botKnowledgeView(ctx: ScreenContext, key: string): Promise
     ),
     empty,
     correctionsCard(ctx, key),
+    canManage ? fileUploadCard(ctx, key, () => void load()) : null,
     canManage ? addForm(ctx, key, () => void load()) : null,
     canManage ? tryItBox(ctx, key) : null,
   );

@@ -686,6 +686,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/portal/chatbots/{key}/knowledge/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a knowledge source from an uploaded file, read and indexed in the background
+         * @description Upload one file as a knowledge source: `multipart/form-data` with a part `file` (and an optional `title`, up to 200 characters; the file's name otherwise). Read: PDF, Word (.docx), Markdown, HTML, plain text and CSV (.pdf, .docx, .md, .markdown, .html, .htm, .txt, .text, .csv). A CSV with a question and an answer column becomes a `qa` source of its pairs; any other file a `text` source. 201 with the source `pending`; its text is read and indexed in the background (`processing`, then `ready`, or `failed` with `error` saying why: an encrypted PDF, a PDF without a text layer, a damaged file). Limits: 20 MiB per file (413 past it, refused before the body is read when Content-Length says so), 200 files per bot (422), 500 pages per PDF and 10,000 rows per CSV. Deleting the source deletes the stored file.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["portalUploadKnowledgeFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/login": {
         parameters: {
             query?: never;
@@ -3104,6 +3126,28 @@ export interface paths {
         get: operations["dashboardExportReport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/chatbots/{key}/knowledge/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a knowledge source from an uploaded file, read and indexed in the background
+         * @description Upload one file as a knowledge source: `multipart/form-data` with a part `file` (and an optional `title`, up to 200 characters; the file's name otherwise). Read: PDF, Word (.docx), Markdown, HTML, plain text and CSV (.pdf, .docx, .md, .markdown, .html, .htm, .txt, .text, .csv). A CSV with a question and an answer column becomes a `qa` source of its pairs; any other file a `text` source. 201 with the source `pending`; its text is read and indexed in the background (`processing`, then `ready`, or `failed` with `error` saying why: an encrypted PDF, a PDF without a text layer, a damaged file). Limits: 20 MiB per file (413 past it, refused before the body is read when Content-Length says so), 200 files per bot (422), 500 pages per PDF and 10,000 rows per CSV. Deleting the source deletes the stored file.
+         *
+         *     Requires the `manage-content` permission.
+         */
+        post: operations["dashboardUploadKnowledgeFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6588,6 +6632,100 @@ export interface operations {
                      */
                     "application/json": {
                         message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    portalUploadKnowledgeFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, its name kept
+                     */
+                    file: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                        };
                     };
                 };
             };
@@ -15979,6 +16117,108 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    dashboardUploadKnowledgeFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example demo-bot */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, its name kept
+                     */
+                    file: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 1,
+                     *         "type": "url",
+                     *         "title": "Shipping times",
+                     *         "source_url": "https://example.com/help",
+                     *         "status": "ready",
+                     *         "chunk_count": 1,
+                     *         "created_at": "2026-11-21T07:06:17.123000Z",
+                     *         "error": "The site could not be reached.",
+                     *         "pages_found": 1,
+                     *         "pages_indexed": 1,
+                     *         "sync_schedule": "off",
+                     *         "next_sync_at": "2026-11-21T07:06:17.123000Z",
+                     *         "last_sync": {
+                     *           "added": 1,
+                     *           "changed": 1,
+                     *           "removed": 1,
+                     *           "failed": 1,
+                     *           "finished_at": "2026-11-21T07:06:17.123000Z"
+                     *         },
+                     *         "updated_at": "2026-11-21T07:06:17.123000Z",
+                     *         "pages_failed": 1,
+                     *         "pages_skipped": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            id: number;
+                            /** @example url */
+                            type: string;
+                            title: string;
+                            source_url: string | null;
+                            /** @example ready */
+                            status: string;
+                            chunk_count: number;
+                            created_at: string;
+                            error: string | null;
+                            pages_found: number | null;
+                            pages_indexed: number | null;
+                            /** @description Url sources: how often the site is crawled again (null for other types) */
+                            sync_schedule: ("off" | "daily" | "weekly") | null;
+                            /** @description When the next scheduled sync is due (null when the schedule is off) */
+                            next_sync_at: string | null;
+                            /** @description What the last completed crawl found: pages added, changed (re-embedded), removed (404/410 or no longer found) and failed; null before the first */
+                            last_sync: {
+                                added: number;
+                                changed: number;
+                                removed: number;
+                                failed: number;
+                                finished_at: string;
+                            } | null;
+                            updated_at: string;
+                            /** @description Pages found that could not be fetched or used (url sources; null otherwise) */
+                            pages_failed: number | null;
+                            /** @description Pages found and left out on purpose: noindex, no new text, a duplicate */
+                            pages_skipped: number | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
