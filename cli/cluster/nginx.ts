@@ -62,6 +62,9 @@ export async function startNginx(
   listen: string,
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "parley-nginx-" });
+  // Started as root, nginx's workers run as an unprivileged user: they must be able to
+  // enter the prefix to write a large request body to client_body/ (0700 made it a 500).
+  await Deno.chmod(prefix, 0o755);
   const configPath = `${prefix}/nginx.conf`;
   await Deno.writeTextFile(
     configPath,

@@ -126,6 +126,17 @@ Deno.test({
         }
       });
 
+      await t.step("a body nginx keeps on disk reaches the instance (200 KB of text)", async () => {
+        // Over nginx's 16 KB in-memory buffer the request body is written to the temp
+        // directory under the cluster's prefix, which nginx's workers must be able to enter.
+        const text = "Our returns desk answers every parcel question. ".repeat(4_200);
+        const created = await http(lb, "POST", "/api/portal/chatbots/acme-helper/knowledge", {
+          token: T.acme.owner.portal,
+          body: { type: "text", title: "A long page", content: text },
+        });
+        assertEquals(created.status, 201, JSON.stringify(created.body));
+      });
+
       await t.step("a background job (a crawl) runs once between the instances", async () => {
         const site = startLocalSite({
           "/": page("Home", ["The balancer guide."], ["/a", "/b"]),
