@@ -211,7 +211,8 @@ const B = 0.75;
  * boost, $8 limit, $9 whether to ask if the bot has embedded sources, $10 and
  * $11 related words and the question word each stands for, $12 their weight,
  * $13 the question words a dictionary knows (never corrected by trigrams), $14
- * how many of the best hits bring their neighbours.
+ * how many of the best hits bring their neighbours, $15 what a related word of
+ * a word the vocabulary knows counts (0: not searched).
  */
 const RANKED_SEARCH = `
     WITH qw AS (
@@ -231,10 +232,16 @@ const RANKED_SEARCH = `
     unknown AS MATERIALIZED (
       SELECT q.word, q.lex FROM qw q
        WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
+    -- A word the vocabulary lacks is searched by its relations at $12; a word
+    -- it knows also by them, at $15 (the answer often says "photos" where the
+    -- question, and other pages, say "pictures").
     related AS (
-      SELECT r.of AS word, t.lexeme, t.df, $12::float8 AS sim
+      SELECT r.of AS word, t.lexeme, t.df, u.weight AS sim
         FROM unnest($10::text[], $11::text[]) AS r(rel, of)
-        JOIN (SELECT DISTINCT word FROM unknown) u ON u.word = r.of
+        JOIN (SELECT DISTINCT word, $12::float8 AS weight FROM unknown
+              UNION ALL
+              SELECT DISTINCT word, $15::float8 FROM known WHERE $15::float8 > 0) u
+          ON u.word = r.of
         CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector($2::regconfig, r.rel))) AS l(lex)
         CROSS JOIN LATERAL (
           SELECT k.lexeme, k.df FROM knowledge_terms k
@@ -367,6 +374,11 @@ export async function searchChunksRanked(
      * grows from its best chunks.
      */
     neighboursOf?: number;
+    /**
+     * What a related word counts for a question word the vocabulary does know
+     * (0..1, below `relatedWeight`; 0 searches only the word itself).
+     */
+    knownRelatedWeight?: number;
   },
 ): Promise<RankedSearch> {
   // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
@@ -393,6 +405,7 @@ export async function searchChunksRanked(
       query.relatedWeight ?? 0,
       query.dictionaryWords ?? [],
       query.neighboursOf ?? 0,
+      query.knownRelatedWeight ?? 0,
     ],
   );
   const hits = row?.hits ?? [];
