@@ -225,7 +225,7 @@ const RANKED_SEARCH = `
     -- Vocabulary lookups one key at a time (LIMIT 1 keeps them nested loops):
     -- a hash join would read the bot's whole vocabulary for a few words.
     known AS (
-      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
+      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim, true AS gathers
         FROM qw q CROSS JOIN LATERAL (
           SELECT k.lexeme, k.df FROM knowledge_terms k
            WHERE k.chatbot_id = $3 AND k.lexeme = q.lex LIMIT 1) t),
@@ -236,18 +236,18 @@ const RANKED_SEARCH = `
     -- it knows also by them, at $15 (the answer often says "photos" where the
     -- question, and other pages, say "pictures").
     related AS (
-      SELECT r.of AS word, t.lexeme, t.df, u.weight AS sim
+      SELECT r.of AS word, t.lexeme, t.df, u.weight AS sim, u.gathers
         FROM unnest($10::text[], $11::text[]) AS r(rel, of)
-        JOIN (SELECT DISTINCT word, $12::float8 AS weight FROM unknown
+        JOIN (SELECT DISTINCT word, $12::float8 AS weight, true AS gathers FROM unknown
               UNION ALL
-              SELECT DISTINCT word, $15::float8 FROM known WHERE $15::float8 > 0) u
+              SELECT DISTINCT word, $15::float8, false FROM known WHERE $15::float8 > 0) u
           ON u.word = r.of
         CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector($2::regconfig, r.rel))) AS l(lex)
         CROSS JOIN LATERAL (
           SELECT k.lexeme, k.df FROM knowledge_terms k
            WHERE k.chatbot_id = $3 AND k.lexeme = l.lex LIMIT 1) t),
     fuzzy AS (
-      SELECT q.word, m.lexeme, m.df, m.sim
+      SELECT q.word, m.lexeme, m.df, m.sim, true AS gathers
         FROM (SELECT * FROM unknown
                WHERE length(word) >= 4 AND NOT (word = ANY($13::text[]))) q CROSS JOIN LATERAL (
           SELECT t.lexeme, t.df,
@@ -258,7 +258,7 @@ const RANKED_SEARCH = `
            LIMIT 1) m
        WHERE m.sim >= $6::float8),
     terms AS MATERIALIZED (
-      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, qq.quoted,
+      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, x.gathers, qq.quoted,
              ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
              qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
         FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy UNION ALL SELECT * FROM related) x
@@ -266,7 +266,11 @@ const RANKED_SEARCH = `
              LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
                                                 chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
        ORDER BY x.lexeme, x.sim DESC),
-    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk FROM terms t),
+    -- Relations of a word the vocabulary knows only score the candidates the
+    -- question's own words gathered: gathering by them too read several times
+    -- as many chunks.
+    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk
+                 FROM terms t WHERE t.gathers),
     sources AS (
       SELECT string_agg(quoted, ' | ')::tsquery AS tsq, count(*) * $5::int AS lim
         FROM ranked WHERE df <= $5::int HAVING count(*) > 0
