@@ -211,8 +211,7 @@ const B = 0.75;
  * boost, $8 limit, $9 whether to ask if the bot has embedded sources, $10 and
  * $11 related words and the question word each stands for, $12 their weight,
  * $13 the question words a dictionary knows (never corrected by trigrams), $14
- * how many of the best hits bring their neighbours, $15 what a related word of
- * a word the vocabulary knows counts (0: not searched).
+ * how many of the best hits bring their neighbours.
  */
 const RANKED_SEARCH = `
     WITH qw AS (
@@ -225,29 +224,23 @@ const RANKED_SEARCH = `
     -- Vocabulary lookups one key at a time (LIMIT 1 keeps them nested loops):
     -- a hash join would read the bot's whole vocabulary for a few words.
     known AS (
-      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim, true AS gathers
+      SELECT q.word, t.lexeme, t.df, 1::float8 AS sim
         FROM qw q CROSS JOIN LATERAL (
           SELECT k.lexeme, k.df FROM knowledge_terms k
            WHERE k.chatbot_id = $3 AND k.lexeme = q.lex LIMIT 1) t),
     unknown AS MATERIALIZED (
       SELECT q.word, q.lex FROM qw q
        WHERE NOT EXISTS (SELECT 1 FROM known k WHERE k.word = q.word)),
-    -- A word the vocabulary lacks is searched by its relations at $12; a word
-    -- it knows also by them, at $15 (the answer often says "photos" where the
-    -- question, and other pages, say "pictures").
     related AS (
-      SELECT r.of AS word, t.lexeme, t.df, u.weight AS sim, u.gathers
+      SELECT r.of AS word, t.lexeme, t.df, $12::float8 AS sim
         FROM unnest($10::text[], $11::text[]) AS r(rel, of)
-        JOIN (SELECT DISTINCT word, $12::float8 AS weight, true AS gathers FROM unknown
-              UNION ALL
-              SELECT DISTINCT word, $15::float8, false FROM known WHERE $15::float8 > 0) u
-          ON u.word = r.of
+        JOIN (SELECT DISTINCT word FROM unknown) u ON u.word = r.of
         CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector($2::regconfig, r.rel))) AS l(lex)
         CROSS JOIN LATERAL (
           SELECT k.lexeme, k.df FROM knowledge_terms k
            WHERE k.chatbot_id = $3 AND k.lexeme = l.lex LIMIT 1) t),
     fuzzy AS (
-      SELECT q.word, m.lexeme, m.df, m.sim, true AS gathers
+      SELECT q.word, m.lexeme, m.df, m.sim
         FROM (SELECT * FROM unknown
                WHERE length(word) >= 4 AND NOT (word = ANY($13::text[]))) q CROSS JOIN LATERAL (
           SELECT t.lexeme, t.df,
@@ -258,7 +251,7 @@ const RANKED_SEARCH = `
            LIMIT 1) m
        WHERE m.sim >= $6::float8),
     terms AS MATERIALIZED (
-      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, x.gathers, qq.quoted,
+      SELECT DISTINCT ON (x.lexeme) x.word, x.lexeme, x.sim, x.df, qq.quoted,
              ln(1 + (st.n - x.df + 0.5) / (x.df + 0.5)) AS idf,
              qq.quoted::tsquery AS tsq, (qq.quoted || ':A')::tsquery AS tsq_title
         FROM (SELECT * FROM known UNION ALL SELECT * FROM fuzzy UNION ALL SELECT * FROM related) x
@@ -266,11 +259,7 @@ const RANKED_SEARCH = `
              LATERAL (SELECT chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)),
                                                 chr(39), chr(39) || chr(39)) || chr(39) AS quoted) qq
        ORDER BY x.lexeme, x.sim DESC),
-    -- Relations of a word the vocabulary knows only score the candidates the
-    -- question's own words gathered: gathering by them too read several times
-    -- as many chunks.
-    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk
-                 FROM terms t WHERE t.gathers),
+    ranked AS (SELECT t.*, row_number() OVER (ORDER BY t.df, t.lexeme) AS rk FROM terms t),
     sources AS (
       SELECT string_agg(quoted, ' | ')::tsquery AS tsq, count(*) * $5::int AS lim
         FROM ranked WHERE df <= $5::int HAVING count(*) > 0
@@ -378,11 +367,6 @@ export async function searchChunksRanked(
      * grows from its best chunks.
      */
     neighboursOf?: number;
-    /**
-     * What a related word counts for a question word the vocabulary does know
-     * (0..1, below `relatedWeight`; 0 searches only the word itself).
-     */
-    knownRelatedWeight?: number;
   },
 ): Promise<RankedSearch> {
   // Lexemes are quoted for tsquery (' and \\ doubled), so any word is a literal.
@@ -409,7 +393,6 @@ export async function searchChunksRanked(
       query.relatedWeight ?? 0,
       query.dictionaryWords ?? [],
       query.neighboursOf ?? 0,
-      query.knownRelatedWeight ?? 0,
     ],
   );
   const hits = row?.hits ?? [];

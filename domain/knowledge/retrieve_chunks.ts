@@ -68,12 +68,6 @@ const MIN_TRIGRAM_SIMILARITY = 0.3;
 /** What a thesaurus word standing in for an unknown question word counts (its idf times this). */
 const RELATED_WEIGHT = 0.5;
 /**
- * What a thesaurus word of a question word the knowledge does use counts: the
- * page that answers "pictures" may say "photos" in the passage that answers,
- * while other pages say "pictures". Low, so the word itself still decides.
- */
-const KNOWN_RELATED_WEIGHT = 0.3;
-/**
  * A neighbour of one of the best chunks scores this share of it, and takes its
  * place among the other matches by that score: the text around the best
  * match of the best page is likelier to answer than a weak match elsewhere.
@@ -139,7 +133,6 @@ async function searchKnowledge(
     relatedWeight: RELATED_WEIGHT,
     dictionaryWords,
     neighboursOf: NEIGHBOURS_OF,
-    knownRelatedWeight: KNOWN_RELATED_WEIGHT,
   };
   const ranked = words.length
     ? cachedRankedSearch(
