@@ -261,6 +261,10 @@ const QUESTION_ITEM = /^(?:[-*•]|\d+[.)])\s+.{1,160}\?$/u;
 
 /** At least three lines, and most of them, are list items that are questions. */
 export function isQuestionIndex(text: string): boolean {
+  // Most chunks hold fewer than three question marks: no need to split them.
+  let marks = 0;
+  for (let at = text.indexOf("?"); at >= 0 && marks < 3; at = text.indexOf("?", at + 1)) marks++;
+  if (marks < 3) return false;
   const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
   const items = lines.filter((l) => QUESTION_ITEM.test(l)).length;
   return items >= 3 && items >= lines.length * 0.6;
