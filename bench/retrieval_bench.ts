@@ -13,7 +13,9 @@
  * at run time, never copied here; skipped with a note when absent) and one
  * over our own docs/. The older sets are the tuning sets; the `*_fresh_*`
  * sets (issue 27) were written before the changes they judge and are never
- * tuned on: their misses are not listed, only their counts.
+ * tuned on: their misses are not listed, only their counts. The "issue 42"
+ * sets (help centre and postgres.js manual) judge issue 42's passage choice
+ * the same way.
  * Runs on embedded PGlite (pgvector: full-text fused with the stub's hash
  * embeddings) and, when one answers, on PostgreSQL (full-text only unless it
  * has pgvector). Then the speed goals of the same code: the v1 knowledge
