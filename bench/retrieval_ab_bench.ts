@@ -200,13 +200,19 @@ function recallTable(db: string, vector: boolean, rows: RecallRow[]): string {
     const b = r.sides.base;
     const c = r.sides.change;
     lines.push(
-      `| ${r.set}, ${r.role === "fresh" ? "**fresh (judging)**" : "tuning"} | ${all(b)} | **${
-        all(c)
-      }** | ${CATEGORIES.map((k) => `${c.found[k]}/${c.total[k]}`).join(" / ")} | ${
-        median(b.pages)
-      } → ${median(c.pages)} | ${median(b.knowledgeChars)} → ${median(c.knowledgeChars)} chars | ${
-        median(b.ms).toFixed(1)
-      } → ${median(c.ms).toFixed(1)} ms | ${r.agree}/${r.asked} | ${r.same}/${r.asked} |`,
+      `| ${r.set}, ${
+        r.role === "fresh"
+          ? "**fresh (judging)**"
+          : r.role === "issue 42"
+          ? "**issue 42 (judging)**"
+          : "tuning"
+      } | ${all(b)} | **${all(c)}** | ${
+        CATEGORIES.map((k) => `${c.found[k]}/${c.total[k]}`).join(" / ")
+      } | ${median(b.pages)} → ${median(c.pages)} | ${median(b.knowledgeChars)} → ${
+        median(c.knowledgeChars)
+      } chars | ${median(b.ms).toFixed(1)} → ${
+        median(c.ms).toFixed(1)
+      } ms | ${r.agree}/${r.asked} | ${r.same}/${r.asked} |`,
     );
   }
   return lines.join("\n");

@@ -13,7 +13,9 @@
  * at run time, never copied here; skipped with a note when absent) and one
  * over our own docs/. The older sets are the tuning sets; the `*_fresh_*`
  * sets (issue 27) were written before the changes they judge and are never
- * tuned on: their misses are not listed, only their counts.
+ * tuned on: their misses are not listed, only their counts. The "issue 42"
+ * sets (help centre and postgres.js manual) judge issue 42's passage choice
+ * the same way.
  * Runs on embedded PGlite (pgvector: full-text fused with the stub's hash
  * embeddings) and, when one answers, on PostgreSQL (full-text only unless it
  * has pgvector). Then the speed goals of the same code: the v1 knowledge
@@ -52,7 +54,8 @@ export interface QuestionSet {
   sets: { role: Role; questions: Question[] }[];
 }
 
-export type Role = "tuning" | "fresh";
+/** "issue 42": the judging set of issue 42's passage choice, written before it (never tuned on). */
+export type Role = "tuning" | "fresh" | "issue 42";
 
 const repoRoot = new URL("../", import.meta.url);
 
@@ -63,7 +66,13 @@ async function readQuestions(file: string): Promise<Question[]> {
 
 /** The help centre beside the repository, or null (with the reason) when it is absent. */
 export async function helpCentreSet(): Promise<QuestionSet | string> {
-  const dir = new URL("../shared/quality/corpus/", repoRoot);
+  // Beside the repository, or the machine's shared copy (a worktree sits one level deeper).
+  const dirs = [
+    Deno.env.get("BENCH_HELP_CENTRE_DIR"),
+    new URL("../shared/quality/corpus/", repoRoot).pathname,
+    "/work/shared/quality/corpus/",
+  ].filter((d): d is string => !!d).map((d) => new URL(`file://${d.replace(/\/?$/, "/")}`));
+  const dir = dirs.find((d) => exists(new URL("pages.json", d))) ?? dirs[0]!;
   let pages: { title: string; file: string }[];
   try {
     pages = JSON.parse(await Deno.readTextFile(new URL("pages.json", dir))).pages;
@@ -81,8 +90,17 @@ export async function helpCentreSet(): Promise<QuestionSet | string> {
     sets: [
       { role: "tuning", questions: await readQuestions("help_centre_questions.json") },
       { role: "fresh", questions: await readQuestions("help_centre_fresh_questions.json") },
+      { role: "issue 42", questions: await readQuestions("help_centre_issue42_questions.json") },
     ],
   };
+}
+
+function exists(file: URL): boolean {
+  try {
+    return Deno.statSync(file).isFile;
+  } catch {
+    return false;
+  }
 }
 
 export async function docsSet(): Promise<QuestionSet> {
@@ -126,7 +144,10 @@ export async function manualSet(): Promise<QuestionSet> {
     name: "postgres.js manual (bench/retrieval/corpus/postgres_js)",
     botKey: "bench-manual",
     docs,
-    sets: [{ role: "fresh", questions: await readQuestions("postgres_js_fresh_questions.json") }],
+    sets: [
+      { role: "fresh", questions: await readQuestions("postgres_js_fresh_questions.json") },
+      { role: "issue 42", questions: await readQuestions("postgres_js_issue42_questions.json") },
+    ],
   };
 }
 

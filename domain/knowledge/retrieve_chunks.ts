@@ -67,6 +67,14 @@ const TITLE_BOOST = 2;
 const MIN_TRIGRAM_SIMILARITY = 0.3;
 /** What a thesaurus word standing in for an unknown question word counts (its idf times this). */
 const RELATED_WEIGHT = 0.5;
+/**
+ * A neighbour of one of the best chunks scores this share of it, and takes its
+ * place among the other matches by that score: the text around the best
+ * match of the best page is likelier to answer than a weak match elsewhere.
+ */
+const NEIGHBOUR_SHARE = 0.85;
+/** A chunk that only lists questions (a "Related FAQs" index) counts this share of its score. */
+const QUESTION_INDEX_WEIGHT = 0.5;
 /** Bonus (times the term's idf) when the question's word appears as written, not only its stem. */
 const EXACT_BONUS = 0.15;
 /** What the best vector similarity can add to a full-text score normalised to 1. */
@@ -148,7 +156,7 @@ async function searchKnowledge(
       ? vectorCandidates(deps, input, ranked.then((r) => r.botHasEmbeddings, () => false))
       : NO_VECTORS,
   ]);
-  const best = diversify(fuse(exactFormBonus(search), vector.hits));
+  const best = diversify(fuse(exactFormBonus(withoutQuestionIndexes(search)), vector.hits));
   // A neighbour the searches also found is sent once, among their hits.
   const places = [...search.near, ...vector.near, ...search.hits, ...vector.hits];
   return withNeighbours(best, places).slice(0, limit);
@@ -158,12 +166,15 @@ async function searchKnowledge(
  * Passages, not snippets. A chunk is a section, or a part of one, and the one
  * that shares the question's words is often not the one that answers: the
  * steps follow the heading that matched, the rule comes after the intro that
- * named the feature. So the SEEDS best chunks come first, then the chunk after
- * and the chunk before each of them (best seed first), and only then the
- * lesser matches, which rarely hold the answer when the best ones do not. A
- * neighbour scores half its seed. The search brought the neighbours of its
- * best hits (NEIGHBOURS_OF); `near` also holds its hits, so a neighbour that
- * is a hit too is found there.
+ * named the feature, the answer sits in the next part of a long section. So
+ * the chunk after and the chunk before each of the SEEDS best chunks come
+ * too, scored NEIGHBOUR_SHARE of their seed (or their own score, when they
+ * matched better), and everything is offered by score: a neighbour of the best
+ * match goes ahead of a weak match on another page, a neighbour of a weak
+ * match behind a strong one. (Placing every neighbour after the twelve seeds,
+ * as before issue 42, left them out of a prompt that holds ten to thirteen
+ * chunks.) The search brought the neighbours of its best hits (NEIGHBOURS_OF);
+ * `near` also holds its hits, so a neighbour that is a hit too is found there.
  */
 function withNeighbours(
   ranked: RetrievedChunk[],
@@ -172,31 +183,39 @@ function withNeighbours(
   const seeds = ranked.slice(0, SEEDS);
   if (!seeds.length) return ranked;
   const place = (sourceId: number, ordinal: number) => `${sourceId}:${ordinal}`;
-  const taken = new Set(seeds.map((c) => place(c.sourceId, c.ordinal)));
-  const wanted = [1, -1].flatMap((step) =>
-    seeds.map((seed) => ({ seed, sourceId: seed.sourceId, ordinal: seed.ordinal + step }))
-  ).filter((w) => w.ordinal >= 0 && !taken.has(place(w.sourceId, w.ordinal)));
+  const chosen = new Map(ranked.map((c) => [place(c.sourceId, c.ordinal), c]));
   const found = new Map(near.map((n) => [place(n.source_id, n.ordinal), n]));
-  const out = [...seeds];
-  for (const { seed, sourceId, ordinal } of wanted) {
-    const n = found.get(place(sourceId, ordinal));
-    if (!n || taken.has(place(sourceId, ordinal))) continue;
-    taken.add(place(sourceId, ordinal));
-    out.push({
-      id: n.id,
-      sourceId: n.source_id,
-      sourceTitle: n.source_title,
-      ordinal: n.ordinal,
-      title: n.title,
-      url: n.url,
-      content: n.content,
-      score: seed.score / 2,
-    });
+  const seedPlaces = new Set(seeds.map((c) => place(c.sourceId, c.ordinal)));
+  for (const step of [1, -1]) {
+    for (const seed of seeds) {
+      const at = place(seed.sourceId, seed.ordinal + step);
+      const n = found.get(at);
+      if (!n || seedPlaces.has(at)) continue;
+      const score = seed.score * NEIGHBOUR_SHARE;
+      const already = chosen.get(at);
+      if (already) {
+        if (already.score < score) chosen.set(at, { ...already, score });
+        continue;
+      }
+      chosen.set(at, {
+        id: n.id,
+        sourceId: n.source_id,
+        sourceTitle: n.source_title,
+        ordinal: n.ordinal,
+        title: n.title,
+        url: n.url,
+        content: n.content,
+        score,
+      });
+    }
   }
-  for (const c of ranked.slice(SEEDS)) {
-    if (!taken.has(place(c.sourceId, c.ordinal))) out.push(c);
-  }
-  return out;
+  // The seeds keep the order diversity gave them among themselves; the rest
+  // take their place by score.
+  const order = new Map(ranked.map((c, i) => [c.id, i]));
+  return [...chosen.values()].sort((a, b) =>
+    b.score - a.score || (order.get(a.id) ?? Infinity) - (order.get(b.id) ?? Infinity) ||
+    a.id - b.id
+  );
 }
 
 /** The question's distinct words, lower-cased, as typed (the database stems them). */
@@ -221,6 +240,34 @@ function thesaurusFor(words: string[]) {
     for (const r of relations.related) related.push({ word: r, of: word });
   }
   return { related, dictionaryWords };
+}
+
+/**
+ * A chunk that is a list of questions ("Related FAQs: - How do I restore
+ * deleted photos? - …") shares the visitor's words, being written as they ask,
+ * but answers none of them: it counts QUESTION_INDEX_WEIGHT of its score, so
+ * it no longer takes the place (and the neighbours) of the passage that
+ * answers. The cached result is not changed in place.
+ */
+function withoutQuestionIndexes(search: RankedSearch): RankedSearch {
+  if (!search.hits.some((h) => isQuestionIndex(h.content))) return search;
+  const hits = search.hits.map((h) =>
+    isQuestionIndex(h.content) ? { ...h, score: h.score * QUESTION_INDEX_WEIGHT } : h
+  );
+  return { ...search, hits: hits.sort((a, b) => b.score - a.score || a.id - b.id) };
+}
+
+const QUESTION_ITEM = /^(?:[-*•]|\d+[.)])\s+.{1,160}\?$/u;
+
+/** At least three lines, and most of them, are list items that are questions. */
+export function isQuestionIndex(text: string): boolean {
+  // Most chunks hold fewer than three question marks: no need to split them.
+  let marks = 0;
+  for (let at = text.indexOf("?"); at >= 0 && marks < 3; at = text.indexOf("?", at + 1)) marks++;
+  if (marks < 3) return false;
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  const items = lines.filter((l) => QUESTION_ITEM.test(l)).length;
+  return items >= 3 && items >= lines.length * 0.6;
 }
 
 /**
