@@ -6,7 +6,7 @@
  * be summed, so they come per grouping set ((), bot, agent) and per tag.
  */
 import type { Executor } from "./client.ts";
-import { conversationsInScope, type ReportScope } from "./report_scope.ts";
+import { conversationsInScope, quarterAligned, type ReportScope } from "./report_scope.ts";
 
 /** Counts of one (bot, agent) pair; `agent` null: nobody assigned. */
 export interface PairCounts {
@@ -31,17 +31,22 @@ export async function startedConversations(
   s: ReportScope,
   timeZone: string,
 ): Promise<StartedCounts[]> {
+  // Quarter hours in UTC first, so the zone's rules run once per quarter, not once per row.
   return await sql<StartedCounts[]>`
-    SELECT to_char(date_trunc('hour', c.created_at AT TIME ZONE ${timeZone}),
-                   'YYYY-MM-DD"T"HH24') AS hour,
-           c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent,
-           count(*)::int AS conversations,
-           count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
-             SELECT 1 FROM conversation_events e
-              WHERE e.conversation_id = c.id AND e.type = 'human_connected'))::int AS handoffs
-      FROM conversations c
-     WHERE ${conversationsInScope(sql, s)}
-       AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
+    SELECT to_char(date_trunc('hour', q.quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
+             AS hour,
+           q.bot, q.agent, sum(q.conversations)::int AS conversations,
+           sum(q.handoffs)::int AS handoffs
+      FROM (SELECT ${quarterAligned(s) ? sql`report_quarter(c.created_at)` : sql`c.created_at`}
+                     AS quarter, c.chatbot_id::int AS bot,
+                   c.assigned_user_id::int AS agent, count(*) AS conversations,
+                   count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
+                     SELECT 1 FROM conversation_events e
+                      WHERE e.conversation_id = c.id AND e.type = 'human_connected')) AS handoffs
+              FROM conversations c
+             WHERE ${conversationsInScope(sql, s)}
+               AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
+             GROUP BY 1, 2, 3) q
      GROUP BY 1, 2, 3`;
 }
 
@@ -60,16 +65,16 @@ export async function startedByTag(
 
 /**
  * Conversations resolved in the period, one row each with its resolution
- * time and whether no human wrote in it: closed as resolved (at
+ * time and whether no human wrote in it (the reply facts on the row, kept by
+ * migration 0250's triggers): closed as resolved (at
  * `resolved_at`), or left with the bot as the overview counts it (no handoff,
  * an AI reply, no human reply, quiet since `quietBefore`; at its last message).
  */
 function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
-  const noHuman = sql`NOT EXISTS (SELECT 1 FROM messages m
-                                   WHERE m.conversation_id = c.id AND m.role = 'agent')`;
   return sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.resolved_at AS at, true AS closed,
-           extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs, ${noHuman} AS by_ai
+           extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs,
+           c.first_human_reply_at IS NULL AS by_ai
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'closed' AND c.resolution = 'resolved'
        AND c.resolved_at >= ${s.since} AND c.resolved_at < ${s.until}
@@ -80,8 +85,7 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
        AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
        AND c.last_message_at < ${quietBefore}
-       AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'assistant')
-       AND ${noHuman}`;
+       AND c.first_ai_reply_at IS NOT NULL AND c.first_human_reply_at IS NULL`;
 }
 
 /** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
@@ -155,7 +159,8 @@ export async function resolutionStats(
 /**
  * Handoff requests made in the period (a conversation's latest request), n;
  * m of them answered by a human message at or after the request; the wait
- * until that first human message.
+ * until that first human message (`first_response_at`, kept by migration
+ * 0250's triggers).
  */
 export async function firstResponseStats(
   sql: Executor,
@@ -165,10 +170,7 @@ export async function firstResponseStats(
   const rows = sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.handoff_requested_at AS at,
            false AS closed,
-           extract(epoch FROM (SELECT min(m.created_at) FROM messages m
-                                WHERE m.conversation_id = c.id AND m.role = 'agent'
-                                  AND m.created_at >= c.handoff_requested_at)
-                              - c.handoff_requested_at)::float8 AS secs,
+           extract(epoch FROM c.first_response_at - c.handoff_requested_at)::float8 AS secs,
            false AS by_ai
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)}

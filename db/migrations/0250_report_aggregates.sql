@@ -1,0 +1,211 @@
+-- Reports at size (issue 40, docs/reports.md "How it is computed"; the plans
+-- that called for this are in docs/BENCHMARKS.md, "Reports"). Two things the
+-- report used to count from every message of the period, kept exact by
+-- triggers in the transaction of each write instead:
+--
+-- 1. Messages per UTC quarter hour, workspace, bot, the conversation's
+--    assigned member (0: nobody) and author role, with tokens and cost.
+--    Every time zone's offset is a whole number of quarter hours, so any
+--    local hour or day is a whole number of these rows. Kept by: a message
+--    inserted or deleted (one statement-level trigger each, grouped, so a
+--    bulk insert costs one upsert per quarter, not per row); a message whose
+--    counted columns change; a conversation deleted (its messages leave
+--    before the cascade, whose own trigger then finds no conversation); a
+--    conversation reassigned or moved to another bot (its messages move key).
+-- 2. On each conversation, facts the report looked up per conversation in
+--    messages: its first AI reply, its first human reply, and the first human
+--    reply at or after its latest handoff request (recomputed when the
+--    request changes or a message is deleted).
+
+CREATE TABLE report_message_quarters (
+  workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  quarter timestamptz NOT NULL,
+  chatbot_id bigint NOT NULL,
+  assignee_id bigint NOT NULL,
+  role text NOT NULL,
+  n bigint NOT NULL,
+  tokens bigint NOT NULL,
+  cost_micro_cents bigint NOT NULL,
+  PRIMARY KEY (workspace_id, quarter, chatbot_id, assignee_id, role)
+);
+
+ALTER TABLE conversations ADD COLUMN first_ai_reply_at timestamptz;
+ALTER TABLE conversations ADD COLUMN first_human_reply_at timestamptz;
+ALTER TABLE conversations ADD COLUMN first_response_at timestamptz;
+
+CREATE FUNCTION report_quarter(t timestamptz) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN date_bin('15 minutes', t, TIMESTAMPTZ '2000-01-01 00:00:00+00');
+
+-- Add (sign 1) or take away (sign -1) one conversation's messages under a key.
+CREATE FUNCTION report_move_conversation(conv bigint, ws bigint, bot bigint, assignee bigint,
+                                         sign int) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO report_message_quarters AS q
+    (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
+  SELECT ws, report_quarter(m.created_at), bot, COALESCE(assignee, 0), m.role,
+         sign * count(*), sign * sum(m.tokens_in + m.tokens_out), sign * sum(m.cost_micro_cents)
+    FROM messages m WHERE m.conversation_id = conv
+   GROUP BY 2, 5
+  ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id, role) DO UPDATE
+    SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
+        cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents;
+END $$;
+
+-- The reply facts of some conversations, recomputed from their messages.
+CREATE FUNCTION report_refresh_reply_facts(ids bigint[]) RETURNS void LANGUAGE sql AS $$
+  UPDATE conversations c SET
+    first_ai_reply_at = (SELECT min(m.created_at) FROM messages m
+                          WHERE m.conversation_id = c.id AND m.role = 'assistant'),
+    first_human_reply_at = (SELECT min(m.created_at) FROM messages m
+                             WHERE m.conversation_id = c.id AND m.role = 'agent'),
+    first_response_at = (SELECT min(m.created_at) FROM messages m
+                          WHERE m.conversation_id = c.id AND m.role = 'agent'
+                            AND m.created_at >= c.handoff_requested_at)
+   WHERE c.id = ANY(ids)
+$$;
+
+CREATE FUNCTION report_messages_added() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO report_message_quarters AS q
+    (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
+  SELECT c.workspace_id, report_quarter(a.created_at), c.chatbot_id,
+         COALESCE(c.assigned_user_id, 0), a.role,
+         count(*), sum(a.tokens_in + a.tokens_out), sum(a.cost_micro_cents)
+    FROM added a JOIN conversations c ON c.id = a.conversation_id
+   GROUP BY 1, 2, 3, 4, 5
+  ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id, role) DO UPDATE
+    SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
+        cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents;
+  -- Only replies can change a fact; a visitor's message (the widget's hot path) skips this.
+  IF EXISTS (SELECT 1 FROM added WHERE role <> 'visitor') THEN
+    UPDATE conversations c SET
+      first_ai_reply_at = LEAST(c.first_ai_reply_at, f.ai),
+      first_human_reply_at = LEAST(c.first_human_reply_at, f.human),
+      first_response_at = LEAST(c.first_response_at, f.answer)
+      FROM (SELECT a.conversation_id AS id,
+                   min(a.created_at) FILTER (WHERE a.role = 'assistant') AS ai,
+                   min(a.created_at) FILTER (WHERE a.role = 'agent') AS human,
+                   min(a.created_at) FILTER (WHERE a.role = 'agent'
+                                               AND a.created_at >= k.handoff_requested_at) AS answer
+              FROM added a JOIN conversations k ON k.id = a.conversation_id
+             WHERE a.role <> 'visitor'
+             GROUP BY 1) f
+     WHERE c.id = f.id
+       AND (c.first_ai_reply_at, c.first_human_reply_at, c.first_response_at) IS DISTINCT FROM
+           (LEAST(c.first_ai_reply_at, f.ai), LEAST(c.first_human_reply_at, f.human),
+            LEAST(c.first_response_at, f.answer));
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_messages_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Messages of a deleted conversation were taken away by its own trigger: the
+  -- join finds no conversation for them.
+  UPDATE report_message_quarters q
+     SET n = q.n - d.n, tokens = q.tokens - d.tokens,
+         cost_micro_cents = q.cost_micro_cents - d.cost
+    FROM (SELECT c.workspace_id, report_quarter(r.created_at) AS quarter, c.chatbot_id,
+                 COALESCE(c.assigned_user_id, 0) AS assignee_id, r.role, count(*) AS n,
+                 sum(r.tokens_in + r.tokens_out) AS tokens, sum(r.cost_micro_cents) AS cost
+            FROM removed r JOIN conversations c ON c.id = r.conversation_id
+           GROUP BY 1, 2, 3, 4, 5) d
+   WHERE q.workspace_id = d.workspace_id AND q.quarter = d.quarter
+     AND q.chatbot_id = d.chatbot_id AND q.assignee_id = d.assignee_id AND q.role = d.role;
+  PERFORM report_refresh_reply_facts(ARRAY(
+    SELECT DISTINCT r.conversation_id FROM removed r WHERE r.role <> 'visitor'));
+  RETURN NULL;
+END $$;
+
+-- A message whose counted columns change (none of ours does today): out, then in again.
+CREATE FUNCTION report_message_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE c record;
+BEGIN
+  SELECT * INTO c FROM conversations WHERE id = OLD.conversation_id;
+  IF FOUND THEN
+    UPDATE report_message_quarters q
+       SET n = q.n - 1, tokens = q.tokens - (OLD.tokens_in + OLD.tokens_out),
+           cost_micro_cents = q.cost_micro_cents - OLD.cost_micro_cents
+     WHERE q.workspace_id = c.workspace_id AND q.quarter = report_quarter(OLD.created_at)
+       AND q.chatbot_id = c.chatbot_id AND q.assignee_id = COALESCE(c.assigned_user_id, 0)
+       AND q.role = OLD.role;
+  END IF;
+  SELECT * INTO c FROM conversations WHERE id = NEW.conversation_id;
+  INSERT INTO report_message_quarters AS q
+    (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
+  VALUES (c.workspace_id, report_quarter(NEW.created_at), c.chatbot_id,
+          COALESCE(c.assigned_user_id, 0), NEW.role, 1, NEW.tokens_in + NEW.tokens_out,
+          NEW.cost_micro_cents)
+  ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id, role) DO UPDATE
+    SET n = q.n + 1, tokens = q.tokens + EXCLUDED.tokens,
+        cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents;
+  PERFORM report_refresh_reply_facts(ARRAY[OLD.conversation_id, NEW.conversation_id]);
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_conversation_deleting() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM report_move_conversation(OLD.id, OLD.workspace_id, OLD.chatbot_id,
+                                   OLD.assigned_user_id, -1);
+  RETURN OLD;
+END $$;
+
+CREATE FUNCTION report_conversation_rekeyed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM report_move_conversation(OLD.id, OLD.workspace_id, OLD.chatbot_id,
+                                   OLD.assigned_user_id, -1);
+  PERFORM report_move_conversation(NEW.id, NEW.workspace_id, NEW.chatbot_id,
+                                   NEW.assigned_user_id, 1);
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_handoff_requested() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.first_response_at := (SELECT min(m.created_at) FROM messages m
+                             WHERE m.conversation_id = NEW.id AND m.role = 'agent'
+                               AND m.created_at >= NEW.handoff_requested_at);
+  RETURN NEW;
+END $$;
+
+-- Backfill, before the triggers exist.
+INSERT INTO report_message_quarters
+  (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
+SELECT c.workspace_id, report_quarter(m.created_at), c.chatbot_id,
+       COALESCE(c.assigned_user_id, 0), m.role,
+       count(*), sum(m.tokens_in + m.tokens_out), sum(m.cost_micro_cents)
+  FROM messages m JOIN conversations c ON c.id = m.conversation_id
+ GROUP BY 1, 2, 3, 4, 5;
+
+UPDATE conversations c SET first_ai_reply_at = f.ai, first_human_reply_at = f.human,
+                           first_response_at = f.answer
+  FROM (SELECT m.conversation_id AS id,
+               min(m.created_at) FILTER (WHERE m.role = 'assistant') AS ai,
+               min(m.created_at) FILTER (WHERE m.role = 'agent') AS human,
+               min(m.created_at) FILTER (WHERE m.role = 'agent'
+                                           AND m.created_at >= k.handoff_requested_at) AS answer
+          FROM messages m JOIN conversations k ON k.id = m.conversation_id
+         WHERE m.role <> 'visitor'
+         GROUP BY 1) f
+ WHERE c.id = f.id;
+
+CREATE TRIGGER messages_report_added AFTER INSERT ON messages
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION report_messages_added();
+CREATE TRIGGER messages_report_removed AFTER DELETE ON messages
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION report_messages_removed();
+CREATE TRIGGER messages_report_changed AFTER UPDATE ON messages FOR EACH ROW
+  WHEN ((OLD.conversation_id, OLD.role, OLD.created_at, OLD.tokens_in, OLD.tokens_out,
+         OLD.cost_micro_cents) IS DISTINCT FROM
+        (NEW.conversation_id, NEW.role, NEW.created_at, NEW.tokens_in, NEW.tokens_out,
+         NEW.cost_micro_cents))
+  EXECUTE FUNCTION report_message_changed();
+CREATE TRIGGER conversations_report_deleting BEFORE DELETE ON conversations
+  FOR EACH ROW EXECUTE FUNCTION report_conversation_deleting();
+CREATE TRIGGER conversations_report_rekeyed AFTER UPDATE OF workspace_id, chatbot_id,
+  assigned_user_id ON conversations FOR EACH ROW
+  WHEN ((OLD.workspace_id, OLD.chatbot_id, OLD.assigned_user_id) IS DISTINCT FROM
+        (NEW.workspace_id, NEW.chatbot_id, NEW.assigned_user_id))
+  EXECUTE FUNCTION report_conversation_rekeyed();
+CREATE TRIGGER conversations_report_handoff BEFORE UPDATE OF handoff_requested_at ON conversations
+  FOR EACH ROW WHEN (OLD.handoff_requested_at IS DISTINCT FROM NEW.handoff_requested_at)
+  EXECUTE FUNCTION report_handoff_requested();
