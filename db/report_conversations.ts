@@ -31,22 +31,44 @@ export async function startedConversations(
   s: ReportScope,
   timeZone: string,
 ): Promise<StartedCounts[]> {
-  // Quarter hours in UTC first, so the zone's rules run once per quarter, not once per row.
+  const quarters = s.tagId === undefined && quarterAligned(s)
+    ? startedQuarters(sql, s)
+    : startedRows(sql, s);
   return await sql<StartedCounts[]>`
     SELECT to_char(date_trunc('hour', q.quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
              AS hour,
            q.bot, q.agent, sum(q.conversations)::int AS conversations,
            sum(q.handoffs)::int AS handoffs
-      FROM (SELECT ${quarterAligned(s) ? sql`report_quarter(c.created_at)` : sql`c.created_at`}
-                     AS quarter, c.chatbot_id::int AS bot,
-                   c.assigned_user_id::int AS agent, count(*) AS conversations,
-                   count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
-                     SELECT 1 FROM conversation_events e
-                      WHERE e.conversation_id = c.id AND e.type = 'human_connected')) AS handoffs
-              FROM conversations c
-             WHERE ${conversationsInScope(sql, s)}
-               AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
-             GROUP BY 1, 2, 3) q
+      FROM (${quarters}) q
+     GROUP BY 1, 2, 3`;
+}
+
+/**
+ * Started and handed off per UTC quarter hour, bot and assigned member, from
+ * `report_conversation_quarters` (migration 0250, kept exact by triggers).
+ */
+function startedQuarters(sql: Executor, s: ReportScope) {
+  const bot = s.chatbotId === undefined ? sql`` : sql`AND q.chatbot_id = ${s.chatbotId}`;
+  const agent = s.assigneeId === undefined ? sql`` : sql`AND q.assignee_id = ${s.assigneeId}`;
+  return sql`
+    SELECT q.quarter, q.chatbot_id::int AS bot, NULLIF(q.assignee_id, 0)::int AS agent,
+           q.conversations, q.handoffs
+      FROM report_conversation_quarters q
+     WHERE q.workspace_id = ${s.workspaceId} AND q.conversations > 0 ${bot} ${agent}
+       AND q.quarter >= ${s.since} AND q.quarter < ${s.until}`;
+}
+
+/** The same from the conversations in scope (the tag filter; a period before 1980: per row). */
+function startedRows(sql: Executor, s: ReportScope) {
+  return sql`
+    SELECT ${quarterAligned(s) ? sql`report_quarter(c.created_at)` : sql`c.created_at`}
+             AS quarter,
+           c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent, count(*) AS conversations,
+           count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR c.human_connected)
+             AS handoffs
+      FROM conversations c
+     WHERE ${conversationsInScope(sql, s)}
+       AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
      GROUP BY 1, 2, 3`;
 }
 

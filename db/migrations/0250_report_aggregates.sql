@@ -12,7 +12,11 @@
 --    counted columns change; a conversation deleted (its messages leave
 --    before the cascade, whose own trigger then finds no conversation); a
 --    conversation reassigned or moved to another bot (its messages move key).
--- 2. On each conversation, facts the report looked up per conversation in
+-- 2. Conversations started per UTC quarter hour, workspace, bot and assigned
+--    member, and how many of them were handed off (a handoff request, or a
+--    `human_connected` entry in the events log: `human_connected` below).
+--    Kept by a conversation inserted, deleted, or changed in any of those.
+-- 3. On each conversation, facts the report looked up per conversation in
 --    messages: its first AI reply, its first human reply, and the first human
 --    reply at or after its latest handoff request (recomputed when the
 --    request changes or a message is deleted).
@@ -29,6 +33,18 @@ CREATE TABLE report_message_quarters (
   PRIMARY KEY (workspace_id, quarter, chatbot_id, assignee_id, role)
 );
 
+CREATE TABLE report_conversation_quarters (
+  workspace_id bigint NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  quarter timestamptz NOT NULL,
+  chatbot_id bigint NOT NULL,
+  assignee_id bigint NOT NULL,
+  conversations bigint NOT NULL,
+  handoffs bigint NOT NULL,
+  PRIMARY KEY (workspace_id, quarter, chatbot_id, assignee_id)
+);
+
+-- Whether the events log holds a `human_connected` entry for the conversation.
+ALTER TABLE conversations ADD COLUMN human_connected boolean NOT NULL DEFAULT false;
 ALTER TABLE conversations ADD COLUMN first_ai_reply_at timestamptz;
 ALTER TABLE conversations ADD COLUMN first_human_reply_at timestamptz;
 ALTER TABLE conversations ADD COLUMN first_response_at timestamptz;
@@ -168,7 +184,83 @@ BEGIN
   RETURN NEW;
 END $$;
 
+-- Conversations counted in (sign 1) or out (-1), grouped: inserts and deletes per statement.
+CREATE FUNCTION report_conversations_added() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO report_conversation_quarters AS q
+    (workspace_id, quarter, chatbot_id, assignee_id, conversations, handoffs)
+  SELECT a.workspace_id, report_quarter(a.created_at), a.chatbot_id,
+         COALESCE(a.assigned_user_id, 0), count(*),
+         count(*) FILTER (WHERE a.handoff_requested_at IS NOT NULL OR a.human_connected)
+    FROM added a GROUP BY 1, 2, 3, 4
+  ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id) DO UPDATE
+    SET conversations = q.conversations + EXCLUDED.conversations,
+        handoffs = q.handoffs + EXCLUDED.handoffs;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_conversations_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE report_conversation_quarters q
+     SET conversations = q.conversations - d.n, handoffs = q.handoffs - d.handoffs
+    FROM (SELECT r.workspace_id, report_quarter(r.created_at) AS quarter, r.chatbot_id,
+                 COALESCE(r.assigned_user_id, 0) AS assignee_id, count(*) AS n,
+                 count(*) FILTER (WHERE r.handoff_requested_at IS NOT NULL
+                                     OR r.human_connected) AS handoffs
+            FROM removed r GROUP BY 1, 2, 3, 4) d
+   WHERE q.workspace_id = d.workspace_id AND q.quarter = d.quarter
+     AND q.chatbot_id = d.chatbot_id AND q.assignee_id = d.assignee_id;
+  RETURN NULL;
+END $$;
+
+-- A conversation whose key or handoff changes: out under the old values, in under the new.
+CREATE FUNCTION report_conversation_recounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE report_conversation_quarters q
+     SET conversations = q.conversations - 1,
+         handoffs = q.handoffs - (OLD.handoff_requested_at IS NOT NULL OR OLD.human_connected)::int
+   WHERE q.workspace_id = OLD.workspace_id AND q.quarter = report_quarter(OLD.created_at)
+     AND q.chatbot_id = OLD.chatbot_id AND q.assignee_id = COALESCE(OLD.assigned_user_id, 0);
+  INSERT INTO report_conversation_quarters AS q
+    (workspace_id, quarter, chatbot_id, assignee_id, conversations, handoffs)
+  VALUES (NEW.workspace_id, report_quarter(NEW.created_at), NEW.chatbot_id,
+          COALESCE(NEW.assigned_user_id, 0), 1,
+          (NEW.handoff_requested_at IS NOT NULL OR NEW.human_connected)::int)
+  ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id) DO UPDATE
+    SET conversations = q.conversations + 1, handoffs = q.handoffs + EXCLUDED.handoffs;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_events_added() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE conversations c SET human_connected = true
+   WHERE c.id IN (SELECT a.conversation_id FROM added a WHERE a.type = 'human_connected')
+     AND NOT c.human_connected;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION report_events_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE conversations c
+     SET human_connected = EXISTS (SELECT 1 FROM conversation_events e
+                                    WHERE e.conversation_id = c.id AND e.type = 'human_connected')
+   WHERE c.id IN (SELECT r.conversation_id FROM removed r WHERE r.type = 'human_connected');
+  RETURN NULL;
+END $$;
+
 -- Backfill, before the triggers exist.
+UPDATE conversations c SET human_connected = true
+ WHERE EXISTS (SELECT 1 FROM conversation_events e
+                WHERE e.conversation_id = c.id AND e.type = 'human_connected');
+
+INSERT INTO report_conversation_quarters
+  (workspace_id, quarter, chatbot_id, assignee_id, conversations, handoffs)
+SELECT c.workspace_id, report_quarter(c.created_at), c.chatbot_id,
+       COALESCE(c.assigned_user_id, 0), count(*),
+       count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR c.human_connected)
+  FROM conversations c
+ GROUP BY 1, 2, 3, 4;
+
 INSERT INTO report_message_quarters
   (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
 SELECT c.workspace_id, report_quarter(m.created_at), c.chatbot_id,
@@ -209,3 +301,21 @@ CREATE TRIGGER conversations_report_rekeyed AFTER UPDATE OF workspace_id, chatbo
 CREATE TRIGGER conversations_report_handoff BEFORE UPDATE OF handoff_requested_at ON conversations
   FOR EACH ROW WHEN (OLD.handoff_requested_at IS DISTINCT FROM NEW.handoff_requested_at)
   EXECUTE FUNCTION report_handoff_requested();
+CREATE TRIGGER conversations_report_added AFTER INSERT ON conversations
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT
+  EXECUTE FUNCTION report_conversations_added();
+CREATE TRIGGER conversations_report_removed AFTER DELETE ON conversations
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT
+  EXECUTE FUNCTION report_conversations_removed();
+CREATE TRIGGER conversations_report_recounted AFTER UPDATE OF workspace_id, chatbot_id,
+  assigned_user_id, created_at, handoff_requested_at, human_connected ON conversations
+  FOR EACH ROW
+  WHEN ((OLD.workspace_id, OLD.chatbot_id, OLD.assigned_user_id, OLD.created_at,
+         OLD.handoff_requested_at IS NOT NULL OR OLD.human_connected) IS DISTINCT FROM
+        (NEW.workspace_id, NEW.chatbot_id, NEW.assigned_user_id, NEW.created_at,
+         NEW.handoff_requested_at IS NOT NULL OR NEW.human_connected))
+  EXECUTE FUNCTION report_conversation_recounted();
+CREATE TRIGGER conversation_events_report_added AFTER INSERT ON conversation_events
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION report_events_added();
+CREATE TRIGGER conversation_events_report_removed AFTER DELETE ON conversation_events
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION report_events_removed();

@@ -2,9 +2,11 @@
  * The report's maintained counts stay exact through every write that changes
  * them (migration 0250, docs/reports.md "How it is computed"): after each
  * step, `report_message_quarters` equals the messages counted afresh per
- * quarter hour, bot, assigned member and role, and each conversation's reply
- * facts (first AI reply, first human reply, first human reply after the
- * latest handoff request) equal the ones read from its messages. Steps: the
+ * quarter hour, bot, assigned member and role, `report_conversation_quarters`
+ * the conversations started and handed off counted afresh, and each
+ * conversation's facts (a `human_connected` event, first AI reply, first
+ * human reply, first human reply after the latest handoff request) equal the
+ * ones read from its events and messages. Steps: the
  * known history (widget streams, handoff requests, agents' replies,
  * resolutions), a reassignment and an unassignment, a second handoff request
  * after an answer, retention deleting the resolved conversations, a bot
@@ -49,9 +51,27 @@ async function drift() {
     SELECT 'missing' AS side, * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM kept) a
     UNION ALL
     SELECT 'extra', * FROM (SELECT * FROM kept EXCEPT SELECT * FROM fresh) b`;
+  const started = await s.deps.sql<{ side: string; quarter: Date }[]>`
+    WITH fresh AS (
+      SELECT c.workspace_id, report_quarter(c.created_at) AS quarter, c.chatbot_id,
+             COALESCE(c.assigned_user_id, 0) AS assignee_id, count(*) AS conversations,
+             count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
+               SELECT 1 FROM conversation_events e
+                WHERE e.conversation_id = c.id AND e.type = 'human_connected')) AS handoffs
+        FROM conversations c
+       GROUP BY 1, 2, 3, 4),
+    kept AS (
+      SELECT workspace_id, quarter, chatbot_id, assignee_id, conversations, handoffs
+        FROM report_conversation_quarters WHERE conversations <> 0 OR handoffs <> 0)
+    SELECT 'missing' AS side, * FROM (SELECT * FROM fresh EXCEPT SELECT * FROM kept) a
+    UNION ALL
+    SELECT 'extra', * FROM (SELECT * FROM kept EXCEPT SELECT * FROM fresh) b`;
   const facts = await s.deps.sql<{ id: number }[]>`
     SELECT c.id FROM conversations c
-     WHERE (c.first_ai_reply_at, c.first_human_reply_at, c.first_response_at) IS DISTINCT FROM (
+     WHERE (c.human_connected, c.first_ai_reply_at, c.first_human_reply_at,
+            c.first_response_at) IS DISTINCT FROM (
+       EXISTS (SELECT 1 FROM conversation_events e
+                WHERE e.conversation_id = c.id AND e.type = 'human_connected'),
        (SELECT min(m.created_at) FROM messages m
          WHERE m.conversation_id = c.id AND m.role = 'assistant'),
        (SELECT min(m.created_at) FROM messages m
@@ -60,7 +80,7 @@ async function drift() {
          WHERE m.conversation_id = c.id AND m.role = 'agent'
            AND m.created_at >= c.handoff_requested_at))`;
   const [total] = await s.deps.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM messages`;
-  return { rows: [...rows], facts: facts.map((f) => f.id), messages: total!.n };
+  return { rows: [...rows, ...started], facts: facts.map((f) => f.id), messages: total!.n };
 }
 
 async function assertExact(atLeast = 1) {
