@@ -135,17 +135,32 @@ const QUARTER = "date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00'
  * One statement over the rows, materialised once: n, m (a flag's count) and
  * the percentiles of `secs` over (), bot and agent; counts per quarter hour
  * (labelled by its local hour) by `by_ai` and `closed`; and the same per tag.
+ * `totalsOnly` (the previous period, which only shows the headline figures):
+ * () and the counts by `by_ai` and `closed` (as "hour" rows without an hour).
  */
 async function durationStats(
   sql: Executor,
   rows: ReturnType<typeof resolvedRows>,
   flag: "by_ai" | "secs IS NOT NULL",
   timeZone: string,
+  totalsOnly: boolean,
 ): Promise<DurationStats[]> {
   const m = sql.unsafe(flag);
   const stats = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
            percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90`;
+  if (totalsOnly) {
+    return await sql<DurationStats[]>`
+      SELECT CASE WHEN GROUPING(closed) = 0 THEN 'hour' ELSE 'all' END AS kind,
+             NULL::int AS id, NULL AS hour, by_ai, closed,
+             count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
+             CASE WHEN GROUPING(closed) = 1 THEN
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) END AS median,
+             CASE WHEN GROUPING(closed) = 1 THEN
+               percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) END AS p90
+        FROM (${rows}) r
+       GROUP BY GROUPING SETS ((), (by_ai, closed))`;
+  }
   return await sql<DurationStats[]>`
     WITH r AS MATERIALIZED (
       SELECT *, ${sql.unsafe(QUARTER)} AS quarter FROM (${rows}) x
@@ -174,8 +189,10 @@ export async function resolutionStats(
   s: ReportScope,
   quietBefore: Date,
   timeZone: string,
+  totalsOnly = false,
 ): Promise<DurationStats[]> {
-  return await durationStats(sql, resolvedRows(sql, s, quietBefore), "by_ai", timeZone);
+  const rows = resolvedRows(sql, s, quietBefore);
+  return await durationStats(sql, rows, "by_ai", timeZone, totalsOnly);
 }
 
 /**
@@ -188,6 +205,7 @@ export async function firstResponseStats(
   sql: Executor,
   s: ReportScope,
   timeZone: string,
+  totalsOnly = false,
 ): Promise<DurationStats[]> {
   const rows = sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.handoff_requested_at AS at,
@@ -197,7 +215,7 @@ export async function firstResponseStats(
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)}
        AND c.handoff_requested_at >= ${s.since} AND c.handoff_requested_at < ${s.until}`;
-  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone);
+  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone, totalsOnly);
 }
 
 export interface RatingCounts extends PairCounts {
