@@ -1,5 +1,5 @@
 -- Reports at size (issue 40, docs/reports.md "How it is computed"; the plans
--- that called for this are in docs/BENCHMARKS.md, "Reports"). Two things the
+-- that called for this are in docs/BENCHMARKS.md, "Reports"). What the
 -- report used to count from every message of the period, kept exact by
 -- triggers in the transaction of each write instead:
 --
@@ -7,8 +7,8 @@
 --    assigned member (0: nobody) and author role, with tokens and cost.
 --    Every time zone's offset is a whole number of quarter hours, so any
 --    local hour or day is a whole number of these rows. Kept by: a message
---    inserted or deleted (one statement-level trigger each, grouped, so a
---    bulk insert costs one upsert per quarter, not per row); a message whose
+--    inserted (row by row: the widget's hot path is one row) or deleted (one
+--    statement-level trigger, grouped per quarter); a message whose
 --    counted columns change; a conversation deleted (its messages leave
 --    before the cascade, whose own trigger then finds no conversation); a
 --    conversation reassigned or moved to another bot (its messages move key).
@@ -81,36 +81,35 @@ CREATE FUNCTION report_refresh_reply_facts(ids bigint[]) RETURNS void LANGUAGE s
    WHERE c.id = ANY(ids)
 $$;
 
-CREATE FUNCTION report_messages_added() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Row by row: a message insert is one row on the widget's hot path, where a statement trigger's
+-- transition table and grouped join cost more than one upsert (bench/report_write_cost_bench.ts).
+CREATE FUNCTION report_message_added() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE c record;
 BEGIN
+  SELECT k.workspace_id, k.chatbot_id, k.assigned_user_id, k.handoff_requested_at,
+         k.first_ai_reply_at, k.first_human_reply_at, k.first_response_at
+    INTO c FROM conversations k WHERE k.id = NEW.conversation_id;
   INSERT INTO report_message_quarters AS q
     (workspace_id, quarter, chatbot_id, assignee_id, role, n, tokens, cost_micro_cents)
-  SELECT c.workspace_id, report_quarter(a.created_at), c.chatbot_id,
-         COALESCE(c.assigned_user_id, 0), a.role,
-         count(*), sum(a.tokens_in + a.tokens_out), sum(a.cost_micro_cents)
-    FROM added a JOIN conversations c ON c.id = a.conversation_id
-   GROUP BY 1, 2, 3, 4, 5
+  VALUES (c.workspace_id, report_quarter(NEW.created_at), c.chatbot_id,
+          COALESCE(c.assigned_user_id, 0), NEW.role, 1, NEW.tokens_in + NEW.tokens_out,
+          NEW.cost_micro_cents)
   ON CONFLICT (workspace_id, quarter, chatbot_id, assignee_id, role) DO UPDATE
-    SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
+    SET n = q.n + 1, tokens = q.tokens + EXCLUDED.tokens,
         cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents;
-  -- Only replies can change a fact; a visitor's message (the widget's hot path) skips this.
-  IF EXISTS (SELECT 1 FROM added WHERE role <> 'visitor') THEN
-    UPDATE conversations c SET
-      first_ai_reply_at = LEAST(c.first_ai_reply_at, f.ai),
-      first_human_reply_at = LEAST(c.first_human_reply_at, f.human),
-      first_response_at = LEAST(c.first_response_at, f.answer)
-      FROM (SELECT a.conversation_id AS id,
-                   min(a.created_at) FILTER (WHERE a.role = 'assistant') AS ai,
-                   min(a.created_at) FILTER (WHERE a.role = 'agent') AS human,
-                   min(a.created_at) FILTER (WHERE a.role = 'agent'
-                                               AND a.created_at >= k.handoff_requested_at) AS answer
-              FROM added a JOIN conversations k ON k.id = a.conversation_id
-             WHERE a.role <> 'visitor'
-             GROUP BY 1) f
-     WHERE c.id = f.id
-       AND (c.first_ai_reply_at, c.first_human_reply_at, c.first_response_at) IS DISTINCT FROM
-           (LEAST(c.first_ai_reply_at, f.ai), LEAST(c.first_human_reply_at, f.human),
-            LEAST(c.first_response_at, f.answer));
+  -- Only a reply earlier than the kept one changes a fact; a visitor's message never does.
+  IF NEW.role = 'assistant' AND NEW.created_at < COALESCE(c.first_ai_reply_at, 'infinity') THEN
+    UPDATE conversations SET first_ai_reply_at = NEW.created_at WHERE id = NEW.conversation_id;
+  ELSIF NEW.role = 'agent' AND (
+      NEW.created_at < COALESCE(c.first_human_reply_at, 'infinity') OR
+      (NEW.created_at >= c.handoff_requested_at
+       AND NEW.created_at < COALESCE(c.first_response_at, 'infinity'))) THEN
+    UPDATE conversations
+       SET first_human_reply_at = LEAST(first_human_reply_at, NEW.created_at),
+           first_response_at = CASE WHEN NEW.created_at >= handoff_requested_at
+                                    THEN LEAST(first_response_at, NEW.created_at)
+                                    ELSE first_response_at END
+     WHERE id = NEW.conversation_id;
   END IF;
   RETURN NULL;
 END $$;
@@ -282,7 +281,7 @@ UPDATE conversations c SET first_ai_reply_at = f.ai, first_human_reply_at = f.hu
  WHERE c.id = f.id;
 
 CREATE TRIGGER messages_report_added AFTER INSERT ON messages
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION report_messages_added();
+  FOR EACH ROW EXECUTE FUNCTION report_message_added();
 CREATE TRIGGER messages_report_removed AFTER DELETE ON messages
   REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION report_messages_removed();
 CREATE TRIGGER messages_report_changed AFTER UPDATE ON messages FOR EACH ROW
