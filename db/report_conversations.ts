@@ -133,8 +133,9 @@ const QUARTER = "date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00'
 
 /**
  * One statement over the rows, materialised once: n, m (a flag's count) and
- * the percentiles of `secs` over (), bot and agent; counts per quarter hour
- * (labelled by its local hour) by `by_ai` and `closed`; and the same per tag.
+ * the percentiles of `secs` over () and per agent; n and m per bot and per
+ * quarter hour (labelled by its local hour) by `by_ai` and `closed` (no
+ * percentiles: no table shows them); and n, m, percentiles per tag.
  * `totalsOnly` (the previous period, which only shows the headline figures):
  * () and the counts by `by_ai` and `closed` (as "hour" rows without an hour).
  */
@@ -161,19 +162,30 @@ async function durationStats(
         FROM (${rows}) r
        GROUP BY GROUPING SETS ((), (by_ai, closed))`;
   }
+  // Percentiles only where the report shows them (whole scope, agents, tags): each is a sort of
+  // the rows; the bots and the hours only need counts, which a hash can group.
+  const counts = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
+           NULL::float8 AS median, NULL::float8 AS p90`;
   return await sql<DurationStats[]>`
     WITH r AS MATERIALIZED (
-      SELECT *, ${sql.unsafe(QUARTER)} AS quarter FROM (${rows}) x
+      SELECT id, chatbot_id, assigned_user_id, secs, by_ai, closed,
+             ${sql.unsafe(QUARTER)} AS quarter
+        FROM (${rows}) x
     )
-    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' WHEN GROUPING(chatbot_id) = 0 THEN 'bot'
-                WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
-           COALESCE(chatbot_id, assigned_user_id)::int AS id,
+    SELECT CASE WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
+           assigned_user_id::int AS id, NULL AS hour, NULL::boolean AS by_ai,
+           NULL::boolean AS closed, ${stats}
+      FROM r
+     GROUP BY GROUPING SETS ((), (assigned_user_id))
+    UNION ALL
+    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' ELSE 'bot' END,
+           chatbot_id::int,
            CASE WHEN GROUPING(quarter) = 0 THEN
              to_char(date_trunc('hour', quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
-           END AS hour,
-           by_ai, closed, ${stats}
+           END,
+           by_ai, closed, ${counts}
       FROM r
-     GROUP BY GROUPING SETS ((), (chatbot_id), (assigned_user_id), (quarter, by_ai, closed))
+     GROUP BY GROUPING SETS ((chatbot_id), (quarter, by_ai, closed))
     UNION ALL
     SELECT 'tag', ct.tag_id::int, NULL, NULL, NULL, ${stats}
       FROM r JOIN conversation_tags ct ON ct.conversation_id = r.id
