@@ -83,6 +83,9 @@ $$;
 
 -- Row by row: a message insert is one row on the widget's hot path, where a statement trigger's
 -- transition table and grouped join cost more than one upsert (bench/report_write_cost_bench.ts).
+-- The key is read from the conversation as committed when the trigger runs: every insert path
+-- (db/messages.ts, db/first_turn.ts) writes the conversation row in the same statement, so a
+-- concurrent reassignment is ordered before or after it by that row's lock, never in between.
 CREATE FUNCTION report_message_added() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE c record;
 BEGIN
