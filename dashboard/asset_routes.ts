@@ -13,6 +13,8 @@ import { dashboardPage } from "./page.ts";
 import { previewPage } from "./preview/preview_page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
+/** Styles of the parts both apps draw (the correction form), after each app's own. */
+const SHARED_STYLES = new URL("../inbox/shared_parts.css", import.meta.url);
 const STYLES = new URL("./dashboard.css", import.meta.url);
 const PREVIEW_ENTRY = new URL("./preview/preview.ts", import.meta.url);
 
@@ -29,7 +31,8 @@ export function dashboardAssets(): Promise<DashboardAssets> {
   assets ??= (async () => {
     const [js, css] = await Promise.all([
       bundleBrowserScript(ENTRY, "the dashboard script"),
-      Deno.readTextFile(STYLES),
+      Promise.all([Deno.readTextFile(STYLES), Deno.readTextFile(SHARED_STYLES)])
+        .then((parts) => parts.join("\n")),
     ]);
     return {
       script: await makeAsset(js, "text/javascript; charset=utf-8", "no-cache"),

@@ -14,6 +14,8 @@ import { SCREEN_PAGE_CSP, screenPage } from "./screen/page.ts";
 
 const ENTRY = new URL("./src/main.ts", import.meta.url);
 const WORKER = new URL("./src/sw.ts", import.meta.url);
+/** Styles of the parts both apps draw (the correction form), after each app's own. */
+const SHARED_STYLES = new URL("./shared_parts.css", import.meta.url);
 const STYLES = new URL("./inbox.css", import.meta.url);
 const ASSET_CACHE = "no-cache";
 const SCREEN_ENTRY = new URL("./screen/replay.ts", import.meta.url);
@@ -33,7 +35,8 @@ export function inboxAssets(): Promise<InboxAssets> {
   assets ??= (async () => {
     const [js, css, sw] = await Promise.all([
       bundleBrowserScript(ENTRY, "the inbox script"),
-      Deno.readTextFile(STYLES),
+      Promise.all([Deno.readTextFile(STYLES), Deno.readTextFile(SHARED_STYLES)])
+        .then((parts) => parts.join("\n")),
       bundleBrowserScript(WORKER, "the inbox service worker"),
     ]);
     return {
