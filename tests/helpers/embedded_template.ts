@@ -13,13 +13,21 @@ import { openDatabase } from "../../db/client.ts";
 import { migrate } from "../../db/migrate.ts";
 
 const MIGRATIONS = new URL("../../db/migrations/", import.meta.url);
+const DENO_JSON = new URL("../../deno.json", import.meta.url);
 
-/** A digest of every migration's name and text: a changed migration makes a new template. */
+/**
+ * A digest of every migration's name and text and of the PGlite packages pinned in
+ * deno.json: a changed migration, or a PGlite whose data files may differ, makes a new
+ * template.
+ */
 async function migrationsDigest(): Promise<string> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(MIGRATIONS)) if (entry.isFile) names.push(entry.name);
   names.sort();
-  const parts: string[] = [];
+  const imports: Record<string, string> = JSON.parse(await Deno.readTextFile(DENO_JSON)).imports;
+  const parts: string[] = Object.entries(imports)
+    .filter(([name]) => name.startsWith("@electric-sql/"))
+    .map(([name, spec]) => `${name}=${spec}`).sort();
   for (const name of names) parts.push(name, await Deno.readTextFile(new URL(name, MIGRATIONS)));
   const bytes = new TextEncoder().encode(parts.join("\0"));
   const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
