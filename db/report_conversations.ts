@@ -6,7 +6,7 @@
  * be summed, so they come per grouping set ((), bot, agent) and per tag.
  */
 import type { Executor } from "./client.ts";
-import { conversationsInScope, quarterAligned, type ReportScope } from "./report_scope.ts";
+import { conversationsInScope, type ReportScope } from "./report_scope.ts";
 
 /** Counts of one (bot, agent) pair; `agent` null: nobody assigned. */
 export interface PairCounts {
@@ -31,41 +31,14 @@ export async function startedConversations(
   s: ReportScope,
   timeZone: string,
 ): Promise<StartedCounts[]> {
-  const quarters = s.tagId === undefined && quarterAligned(s)
-    ? startedQuarters(sql, s)
-    : startedRows(sql, s);
   return await sql<StartedCounts[]>`
-    SELECT to_char(date_trunc('hour', q.quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
-             AS hour,
-           q.bot, q.agent, sum(q.conversations)::int AS conversations,
-           sum(q.handoffs)::int AS handoffs
-      FROM (${quarters}) q
-     GROUP BY 1, 2, 3`;
-}
-
-/**
- * Started and handed off per UTC quarter hour, bot and assigned member, from
- * `report_conversation_quarters` (migration 0250, kept exact by triggers).
- */
-function startedQuarters(sql: Executor, s: ReportScope) {
-  const bot = s.chatbotId === undefined ? sql`` : sql`AND q.chatbot_id = ${s.chatbotId}`;
-  const agent = s.assigneeId === undefined ? sql`` : sql`AND q.assignee_id = ${s.assigneeId}`;
-  return sql`
-    SELECT q.quarter, q.chatbot_id::int AS bot, NULLIF(q.assignee_id, 0)::int AS agent,
-           q.conversations, q.handoffs
-      FROM report_conversation_quarters q
-     WHERE q.workspace_id = ${s.workspaceId} AND q.conversations > 0 ${bot} ${agent}
-       AND q.quarter >= ${s.since} AND q.quarter < ${s.until}`;
-}
-
-/** The same from the conversations in scope (the tag filter; a period before 1980: per row). */
-function startedRows(sql: Executor, s: ReportScope) {
-  return sql`
-    SELECT ${quarterAligned(s) ? sql`report_quarter(c.created_at)` : sql`c.created_at`}
-             AS quarter,
-           c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent, count(*) AS conversations,
-           count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR c.human_connected)
-             AS handoffs
+    SELECT to_char(date_trunc('hour', c.created_at AT TIME ZONE ${timeZone}),
+                   'YYYY-MM-DD"T"HH24') AS hour,
+           c.chatbot_id::int AS bot, c.assigned_user_id::int AS agent,
+           count(*)::int AS conversations,
+           count(*) FILTER (WHERE c.handoff_requested_at IS NOT NULL OR EXISTS (
+             SELECT 1 FROM conversation_events e
+              WHERE e.conversation_id = c.id AND e.type = 'human_connected'))::int AS handoffs
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)}
        AND c.created_at >= ${s.since} AND c.created_at < ${s.until}
@@ -87,16 +60,16 @@ export async function startedByTag(
 
 /**
  * Conversations resolved in the period, one row each with its resolution
- * time and whether no human wrote in it (the reply facts on the row, kept by
- * migration 0250's triggers): closed as resolved (at
+ * time and whether no human wrote in it: closed as resolved (at
  * `resolved_at`), or left with the bot as the overview counts it (no handoff,
  * an AI reply, no human reply, quiet since `quietBefore`; at its last message).
  */
 function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
+  const noHuman = sql`NOT EXISTS (SELECT 1 FROM messages m
+                                   WHERE m.conversation_id = c.id AND m.role = 'agent')`;
   return sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.resolved_at AS at, true AS closed,
-           extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs,
-           c.first_human_reply_at IS NULL AS by_ai
+           extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs, ${noHuman} AS by_ai
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'closed' AND c.resolution = 'resolved'
        AND c.resolved_at >= ${s.since} AND c.resolved_at < ${s.until}
@@ -107,7 +80,8 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
        AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
        AND c.last_message_at < ${quietBefore}
-       AND c.first_ai_reply_at IS NOT NULL AND c.first_human_reply_at IS NULL`;
+       AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'assistant')
+       AND ${noHuman}`;
 }
 
 /** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
@@ -133,59 +107,32 @@ const QUARTER = "date_bin('15 minutes', at, TIMESTAMPTZ '2000-01-01 00:00:00+00'
 
 /**
  * One statement over the rows, materialised once: n, m (a flag's count) and
- * the percentiles of `secs` over () and per agent; n and m per bot and per
- * quarter hour (labelled by its local hour) by `by_ai` and `closed` (no
- * percentiles: no table shows them); and n, m, percentiles per tag.
- * `totalsOnly` (the previous period, which only shows the headline figures):
- * () and the counts by `by_ai` and `closed` (as "hour" rows without an hour).
+ * the percentiles of `secs` over (), bot and agent; counts per quarter hour
+ * (labelled by its local hour) by `by_ai` and `closed`; and the same per tag.
  */
 async function durationStats(
   sql: Executor,
   rows: ReturnType<typeof resolvedRows>,
   flag: "by_ai" | "secs IS NOT NULL",
   timeZone: string,
-  totalsOnly: boolean,
 ): Promise<DurationStats[]> {
   const m = sql.unsafe(flag);
   const stats = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) AS median,
            percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) AS p90`;
-  if (totalsOnly) {
-    return await sql<DurationStats[]>`
-      SELECT CASE WHEN GROUPING(closed) = 0 THEN 'hour' ELSE 'all' END AS kind,
-             NULL::int AS id, NULL AS hour, by_ai, closed,
-             count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
-             CASE WHEN GROUPING(closed) = 1 THEN
-               percentile_cont(0.5) WITHIN GROUP (ORDER BY secs) END AS median,
-             CASE WHEN GROUPING(closed) = 1 THEN
-               percentile_cont(0.9) WITHIN GROUP (ORDER BY secs) END AS p90
-        FROM (${rows}) r
-       GROUP BY GROUPING SETS ((), (by_ai, closed))`;
-  }
-  // Percentiles only where the report shows them (whole scope, agents, tags): each is a sort of
-  // the rows; the bots and the hours only need counts, which a hash can group.
-  const counts = sql`count(*)::int AS n, count(*) FILTER (WHERE ${m})::int AS m,
-           NULL::float8 AS median, NULL::float8 AS p90`;
   return await sql<DurationStats[]>`
     WITH r AS MATERIALIZED (
-      SELECT id, chatbot_id, assigned_user_id, secs, by_ai, closed,
-             ${sql.unsafe(QUARTER)} AS quarter
-        FROM (${rows}) x
+      SELECT *, ${sql.unsafe(QUARTER)} AS quarter FROM (${rows}) x
     )
-    SELECT CASE WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
-           assigned_user_id::int AS id, NULL AS hour, NULL::boolean AS by_ai,
-           NULL::boolean AS closed, ${stats}
-      FROM r
-     GROUP BY GROUPING SETS ((), (assigned_user_id))
-    UNION ALL
-    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' ELSE 'bot' END,
-           chatbot_id::int,
+    SELECT CASE WHEN GROUPING(quarter) = 0 THEN 'hour' WHEN GROUPING(chatbot_id) = 0 THEN 'bot'
+                WHEN GROUPING(assigned_user_id) = 0 THEN 'agent' ELSE 'all' END AS kind,
+           COALESCE(chatbot_id, assigned_user_id)::int AS id,
            CASE WHEN GROUPING(quarter) = 0 THEN
              to_char(date_trunc('hour', quarter AT TIME ZONE ${timeZone}), 'YYYY-MM-DD"T"HH24')
-           END,
-           by_ai, closed, ${counts}
+           END AS hour,
+           by_ai, closed, ${stats}
       FROM r
-     GROUP BY GROUPING SETS ((chatbot_id), (quarter, by_ai, closed))
+     GROUP BY GROUPING SETS ((), (chatbot_id), (assigned_user_id), (quarter, by_ai, closed))
     UNION ALL
     SELECT 'tag', ct.tag_id::int, NULL, NULL, NULL, ${stats}
       FROM r JOIN conversation_tags ct ON ct.conversation_id = r.id
@@ -201,33 +148,32 @@ export async function resolutionStats(
   s: ReportScope,
   quietBefore: Date,
   timeZone: string,
-  totalsOnly = false,
 ): Promise<DurationStats[]> {
-  const rows = resolvedRows(sql, s, quietBefore);
-  return await durationStats(sql, rows, "by_ai", timeZone, totalsOnly);
+  return await durationStats(sql, resolvedRows(sql, s, quietBefore), "by_ai", timeZone);
 }
 
 /**
  * Handoff requests made in the period (a conversation's latest request), n;
  * m of them answered by a human message at or after the request; the wait
- * until that first human message (`first_response_at`, kept by migration
- * 0250's triggers).
+ * until that first human message.
  */
 export async function firstResponseStats(
   sql: Executor,
   s: ReportScope,
   timeZone: string,
-  totalsOnly = false,
 ): Promise<DurationStats[]> {
   const rows = sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.handoff_requested_at AS at,
            false AS closed,
-           extract(epoch FROM c.first_response_at - c.handoff_requested_at)::float8 AS secs,
+           extract(epoch FROM (SELECT min(m.created_at) FROM messages m
+                                WHERE m.conversation_id = c.id AND m.role = 'agent'
+                                  AND m.created_at >= c.handoff_requested_at)
+                              - c.handoff_requested_at)::float8 AS secs,
            false AS by_ai
       FROM conversations c
      WHERE ${conversationsInScope(sql, s)}
        AND c.handoff_requested_at >= ${s.since} AND c.handoff_requested_at < ${s.until}`;
-  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone, totalsOnly);
+  return await durationStats(sql, rows, "secs IS NOT NULL", timeZone);
 }
 
 export interface RatingCounts extends PairCounts {

@@ -70,13 +70,11 @@ async function scopeOf(
   };
 }
 
-/** The rows of a period; `totalsOnly` for the previous period (its headline figures only). */
 async function figureRows(
   sql: Executor,
   s: ReportScope,
   timeZone: string,
   quietBefore: Date,
-  totalsOnly = false,
 ): Promise<FigureRows> {
   const [
     started,
@@ -90,8 +88,8 @@ async function figureRows(
   ] = await Promise.all([
     startedConversations(sql, s, timeZone),
     hourlyMessages(sql, s, timeZone),
-    resolutionStats(sql, s, quietBefore, timeZone, totalsOnly),
-    firstResponseStats(sql, s, timeZone, totalsOnly),
+    resolutionStats(sql, s, quietBefore, timeZone),
+    firstResponseStats(sql, s, timeZone),
     ratingCounts(sql, s),
     extraTotals(sql, s),
     assistUsageByBot(sql, s),
@@ -134,7 +132,6 @@ export async function buildReport(
       { ...scope, since: previous.since, until: previous.until },
       period.timeZone,
       quietBefore,
-      true,
     ),
     startedByTag(sql, current),
     reportLabels(sql, workspaceId),
