@@ -102,6 +102,8 @@ Deno.test("dashboard peer tools in headless Chromium", serverTestOptions, async 
         await secret.waitFor();
         const token = await secret.inputValue();
         assertEquals((await http(s.url, "GET", "/api/v1/chatbots", { token })).status, 200);
+        // The list is read again after the secret is shown: wait for the second row.
+        await page.locator('tr[data-token="CRM sync"]').nth(1).waitFor();
         assertEquals(await page.locator('tr[data-token="CRM sync"]').count(), 2);
         await shot(page, "api-token-replace");
       },
