@@ -4,9 +4,8 @@
  * Q&A source of the bot and indexed before the answer returns.
  */
 import { agentProcedure } from "../trpc.ts";
-import { correctionActor, correctionInput, correctionSchema } from "../schemas/correction.ts";
+import { correctAsCaller, correctionInput, correctionSchema } from "../schemas/correction.ts";
 import { z } from "zod";
-import { correctAiAnswer } from "../../domain/knowledge/correct_ai_answer.ts";
 
 export const correctAnswer = agentProcedure
   .meta({
@@ -25,13 +24,4 @@ export const correctAnswer = agentProcedure
   })
   .input(correctionInput)
   .output(z.object({ data: correctionSchema }))
-  .mutation(async ({ ctx, input }) => {
-    const data = await correctAiAnswer(ctx.deps, correctionActor(ctx), {
-      conversationId: input.conversation,
-      messageId: input.message,
-      question: input.question,
-      answer: input.answer,
-    });
-    ctx.response.status = 201;
-    return { data };
-  });
+  .mutation(({ ctx, input }) => correctAsCaller(ctx, input));

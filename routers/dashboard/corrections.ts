@@ -7,13 +7,12 @@
 import { z } from "zod";
 import { dashboardProcedure } from "../trpc.ts";
 import {
-  correctionActor,
+  correctAsCaller,
   correctionEdit,
   correctionInput,
   correctionSchema,
 } from "../schemas/correction.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
-import { correctAiAnswer } from "../../domain/knowledge/correct_ai_answer.ts";
 import { listCorrections } from "../../domain/knowledge/list_corrections.ts";
 import { editCorrection } from "../../domain/knowledge/edit_correction.ts";
 
@@ -34,16 +33,7 @@ export const correctAnswerProcedure = dashboardProcedure
   })
   .input(correctionInput)
   .output(z.object({ data: correctionSchema }))
-  .mutation(async ({ ctx, input }) => {
-    const data = await correctAiAnswer(ctx.deps, correctionActor(ctx), {
-      conversationId: input.conversation,
-      messageId: input.message,
-      question: input.question,
-      answer: input.answer,
-    });
-    ctx.response.status = 201;
-    return { data };
-  });
+  .mutation(({ ctx, input }) => correctAsCaller(ctx, input));
 
 export const listCorrectionsProcedure = dashboardProcedure
   .meta({

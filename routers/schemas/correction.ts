@@ -6,7 +6,7 @@ import { z } from "zod";
 import { chars } from "./text.ts";
 import type { RequestContext } from "../context.ts";
 import { actorOf } from "../../domain/audit/record_audit.ts";
-import type { CorrectionActor } from "../../domain/knowledge/correct_ai_answer.ts";
+import { correctAiAnswer, type CorrectionActor } from "../../domain/knowledge/correct_ai_answer.ts";
 
 const notBlank = (field: string, max: number) =>
   chars(max).refine((s) => s.trim().length > 0, `The ${field} field must not be whitespace only.`);
@@ -44,6 +44,21 @@ export const correctionSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+/** Both doors' "correct this answer": the caller corrects, the answer is 201 `{data}`. */
+export async function correctAsCaller(
+  ctx: RequestContext,
+  input: z.infer<typeof correctionInput>,
+) {
+  const data = await correctAiAnswer(ctx.deps, correctionActor(ctx), {
+    conversationId: input.conversation,
+    messageId: input.message,
+    question: input.question,
+    answer: input.answer,
+  });
+  ctx.response.status = 201;
+  return { data };
+}
 
 /** The signed-in caller as the author of a correction. */
 export function correctionActor(ctx: RequestContext): CorrectionActor {
