@@ -80,6 +80,14 @@ export interface Config {
   auditRetentionDays: number;
   /** Seconds between the audit log's retention sweeps (AUDIT_PRUNE_SECONDS, default 3600). */
   auditPruneSeconds: number;
+  /**
+   * Table maintenance where PostgreSQL's autovacuum does not run
+   * (docs/operations.md): DB_MAINTENANCE `auto` (default: the embedded
+   * database, or a server with autovacuum off), `on` or `off`, every
+   * DB_MAINTENANCE_SECONDS (default 30).
+   */
+  dbMaintenance: "auto" | "on" | "off";
+  dbMaintenanceSeconds: number;
 
   /**
    * Customer-context hosts allowed although private (`host` or `host:port`):
@@ -385,6 +393,14 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       1,
       86_400,
     ),
+    dbMaintenance: parseDbMaintenance(env.DB_MAINTENANCE),
+    dbMaintenanceSeconds: parseIntRange(
+      "DB_MAINTENANCE_SECONDS",
+      env.DB_MAINTENANCE_SECONDS,
+      30,
+      1,
+      86_400,
+    ),
 
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     integrationAllowHosts: (env.CONTEXT_ALLOW_HOSTS ?? "").split(",")
@@ -392,6 +408,12 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
 
     webhooks: parseWebhooks(env),
   };
+}
+
+function parseDbMaintenance(value: string | undefined): "auto" | "on" | "off" {
+  const v = (value ?? "auto").trim().toLowerCase() || "auto";
+  if (v === "auto" || v === "on" || v === "off") return v;
+  throw new ConfigError(`DB_MAINTENANCE must be auto, on or off, not "${value}"`);
 }
 
 function parseWebhooks(env: Env): WebhookConfig {

@@ -11,6 +11,7 @@ import { startScreenShareCloser } from "../domain/screen_share/screen_share_clos
 import { startAuditPruner } from "../domain/audit/audit_pruner.ts";
 import { startRetentionWorker } from "../domain/retention/retention_worker.ts";
 import { startSyncScheduler } from "../domain/knowledge/sync_scheduler.ts";
+import { startMaintenanceWorker } from "../domain/maintenance/maintenance_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -23,6 +24,7 @@ const FACTORIES: WorkerFactory[] = [
   startAuditPruner,
   startRetentionWorker,
   startSyncScheduler,
+  startMaintenanceWorker,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

@@ -3,12 +3,18 @@
  * PostgreSQL and Redis, for SOAK_MINUTES (default 30), reported per
  * SOAK_WINDOW_MINUTES (default 5): errors, p50/p99 from an agent reply to its
  * `message.created` on a socket, p50/p99 of the widget's first delta, and
- * each instance's resident memory. The load: widget streams, agent replies,
+ * each instance's resident memory. Beside the reply → event time, the reply's
+ * own HTTP answer (the server's part of the path), and the database's state
+ * per window: dead rows, the most rows changed in one table since its last
+ * ANALYZE, and how long ago `conversations` was last analyzed (issue 44: plans
+ * kept for tables as they were at start made every reply slower with uptime).
+ * The load: widget streams, agent replies,
  * widget heartbeats, SOAK_SOCKETS idle sockets (default 2,000) answering the
  * server's pings, and a crawl of a local site at the start of each window.
  *
  *   SOAK_MINUTES=30 deno task bench soak
  */
+import postgres from "postgres";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
 import { readStream, startTestCluster } from "../tests/cluster/cluster_helpers.ts";
 import { T } from "../tests/helpers/fixtures.ts";
@@ -22,6 +28,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface Window {
   errors: string[];
   replyToEvent: number[];
+  /** The reply's own HTTP answer, as the bench reads it. */
+  replyHttp: number[];
   /** The same, for replies to a conversation started this window (a few messages long). */
   freshReplyToEvent: number[];
   firstDelta: number[];
@@ -35,6 +43,7 @@ interface Window {
 const newWindow = (): Window => ({
   errors: [],
   replyToEvent: [],
+  replyHttp: [],
   freshReplyToEvent: [],
   firstDelta: [],
   load: [],
@@ -75,7 +84,7 @@ export async function run(): Promise<string> {
   const windowMinutes = num("SOAK_WINDOW_MINUTES", 5);
   const socketCount = num("SOAK_SOCKETS", 2000);
   // Every socket comes from this one address: lift the per-address cap (100) for the run.
-  const { cluster, close } = await withDatabase(
+  const { cluster, close, databaseUrl } = await withDatabase(
     pg,
     // Thousands of messages: past the test plan's monthly quota, so the quota is lifted too.
     () =>
@@ -85,6 +94,18 @@ export async function run(): Promise<string> {
       }),
   );
   const lb = cluster.url;
+  const stats = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  /** Dead rows, most rows changed since an ANALYZE, and minutes since conversations' last one. */
+  const databaseState = async () => {
+    const [row] = await stats<{ dead: number; changed: number; analyzed: number | null }[]>`
+      SELECT sum(n_dead_tup)::float8 AS dead, max(n_mod_since_analyze)::float8 AS changed,
+             (SELECT extract(epoch FROM now() - greatest(last_analyze, last_autoanalyze)) / 60
+                FROM pg_stat_user_tables WHERE relname = 'conversations')::float8 AS analyzed
+        FROM pg_stat_user_tables`;
+    return `${row!.dead} / ${row!.changed} / ${
+      row!.analyzed === null ? "never" : `${row!.analyzed.toFixed(1)} min`
+    }`;
+  };
   const site = startLocalSite(() => {
     const routes: Record<string, ReturnType<typeof page>> = {};
     const links = Array.from({ length: 20 }, (_, i) => `/p${i}`);
@@ -160,7 +181,8 @@ export async function run(): Promise<string> {
     while (running) {
       const w = current;
       const { conversation, marker } = await replyTarget(w, ++n);
-      sentAt.set(marker, performance.now());
+      const sent = performance.now();
+      sentAt.set(marker, sent);
       const res = await fetch(`${lb}/api/agent/conversations/${conversation}/reply`, {
         method: "POST",
         headers: {
@@ -171,6 +193,7 @@ export async function run(): Promise<string> {
       }).catch((err) => err as Error);
       if (res instanceof Error) w.errors.push(`reply ${res.message}`);
       else {
+        w.replyHttp.push(performance.now() - sent);
         await res.body?.cancel();
         if (res.status !== 200) w.errors.push(`reply ${res.status}`);
       }
@@ -239,9 +262,9 @@ export async function run(): Promise<string> {
         w.errors.length ? ` (${[...new Set(w.errors)].slice(0, 3).join("; ")})` : ""
       } | ${f(w.replyToEvent, 0.5)} / ${f(w.replyToEvent, 0.99)} | ${
         f(w.freshReplyToEvent, 0.5)
-      } / ${f(w.freshReplyToEvent, 0.99)} | ${f(w.firstDelta, 0.5)} / ${f(w.firstDelta, 0.99)} | ${
-        rss.map((r) => r.toFixed(0)).join(" / ")
-      } | ${
+      } / ${f(w.freshReplyToEvent, 0.99)} | ${f(w.replyHttp, 0.5)} | ${f(w.firstDelta, 0.5)} / ${
+        f(w.firstDelta, 0.99)
+      } | ${rss.map((r) => r.toFixed(0)).join(" / ")} | ${await databaseState()} | ${
         w.load.length ? (w.load.reduce((a, b) => a + b, 0) / w.load.length).toFixed(1) : "–"
       } |`,
     );
@@ -252,6 +275,7 @@ export async function run(): Promise<string> {
   watcher.disconnect();
   for (const ws of idle) ws.close();
   await site.close();
+  await stats.end();
   await close();
   return [
     `## Soak: ${minutes} minutes through nginx, three instances, PostgreSQL + Redis`,
@@ -262,8 +286,8 @@ export async function run(): Promise<string> {
     "Replies alternate between the conversation that grows all run long and one started in the " +
     "window (the baseline beside it); load is the machine's mean 1-minute load average.",
     "",
-    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | load |",
-    "|---|---|---|---|---|---|---|---|",
+    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | reply HTTP p50 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | dead rows / most changed since ANALYZE / conversations analyzed | load |",
+    "|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
 }

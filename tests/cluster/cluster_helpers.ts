@@ -16,6 +16,8 @@ const APP_KEY = "base64:" + btoa(String.fromCharCode(...new Uint8Array(32).fill(
 export interface TestCluster {
   cluster: Cluster;
   ai: FakeAi;
+  /** The cluster's database (benchmarks read its statistics). */
+  databaseUrl: string;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startTestCluster(
   return {
     cluster,
     ai,
+    databaseUrl: db.url,
     close: async () => {
       await cluster.stop();
       await ai.close();
