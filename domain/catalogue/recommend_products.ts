@@ -84,6 +84,8 @@ const MIN_RELATIVE_SCORE = 0.5;
 /** And, where full-text found it, its full-text score this share of the best's (0.6 showed
  * a second product holding only the commoner words on the tuning sets). */
 const MIN_RELATIVE_TEXT_SCORE = 0.8;
+/** The share for a product in stock when the best is sold out: something to buy now. */
+const MIN_RELATIVE_TEXT_SCORE_IN_STOCK = 0.6;
 /** Reactive: the catalogue's share of the question's (non-neutral) words. */
 const REACTIVE_SHARE = 0.6;
 /** How much a help-centre-only word weighs against a product word. */
@@ -197,7 +199,7 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best: 0.8 of its full-text score, two thirds of its matched words, and a word naming what is
+ * the best: 0.8 of its full-text score (0.6 for one in stock when the best is sold out), two thirds of its matched words, and a word naming what is
  * wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */
@@ -211,7 +213,10 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
   return (id) => {
     const hit = byId.get(id);
     if (!hit) return true;
-    if (hit.score < top.score * MIN_RELATIVE_TEXT_SCORE) return false;
+    const share = hit.in_stock && !top.in_stock
+      ? MIN_RELATIVE_TEXT_SCORE_IN_STOCK
+      : MIN_RELATIVE_TEXT_SCORE;
+    if (hit.score < top.score * share) return false;
     if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
     return new Set(hit.matched).size * 3 >= topHolds * 2;
   };
