@@ -199,7 +199,8 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best: 0.8 of its full-text score (0.6 for one in stock when the best is sold out), two thirds of its matched words, and a word naming what is
+ * the best: 0.8 of its full-text score (0.6 for one in stock when the best is
+ * sold out), two thirds of its matched words, and a word naming what is
  * wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */

@@ -1,14 +1,13 @@
 /**
  * Related words for a shopper's need said in plain words (issue 42): "see in
- * the dark" shares no word with "800 lumen front light", "my cat wrecks the
- * couch" none with "scratching post ... better than your furniture". For a
- * question word the catalogue does not use, the words WordNet relates to it
+ * the dark" shares no word with "800 lumen front light", "protect my couch"
+ * none with "a throw that keeps hair off the sofa". For a question word the
+ * catalogue does not use, the words WordNet relates to it
  * (domain/knowledge/thesaurus.ts: synonyms, derived forms, broader terms) that
  * the catalogue does use are searched in its place, at a lower weight than a
- * word as written. The
- * search (db/catalogue.ts) uses them only when the word as written is known
- * neither to the catalogue nor to the bot's knowledge, as it does a
- * correction: a help-centre word never turns into a product.
+ * word as written. The search (db/catalogue.ts) uses them only when the word
+ * as written is known neither to the catalogue nor to the bot's knowledge, as
+ * it does a correction: a help-centre word never turns into a product.
  */
 import { wordRelations } from "../knowledge/thesaurus.ts";
 
