@@ -22,8 +22,12 @@
  * (shopper_words.ts); words that say what the product goes with ("for my
  * bike") weigh less than those that name it, and a product holding only those
  * is not shown beside one that holds what is asked for.
+ * A need said in plain words ("see in the dark") also searches the
+ * catalogue's words WordNet relates to a question word the catalogue does not
+ * use (related_words.ts), at half weight; the verbs such needs are said with
+ * ("see", "keep", "stop") never count as help-centre words.
  * At most three, those in stock first (out of stock last), each within half
- * of the best's fused score and, where full-text found it, 0.6 of the best's
+ * of the best's fused score and, where full-text found it, 0.8 of the best's
  * full-text score and two thirds of its question words.
  * Full-text ranking is fused with vector similarity
  * (retrieve_chunks.ts `fuse`) when the catalogue is embedded with the bot's
@@ -77,14 +81,35 @@ const CANDIDATES = 12;
 const NAME_BOOST = 2;
 /** A shown product's fused score is at least this share of the best's. */
 const MIN_RELATIVE_SCORE = 0.5;
-/** And, where full-text found it, its full-text score this share of the best's. */
-const MIN_RELATIVE_TEXT_SCORE = 0.6;
+/** And, where full-text found it, its full-text score this share of the best's (0.6 showed
+ * a second product holding only the commoner words on the tuning sets). */
+const MIN_RELATIVE_TEXT_SCORE = 0.8;
+/** The share for a product in stock when the best is sold out: something to buy now. */
+const MIN_RELATIVE_TEXT_SCORE_IN_STOCK = 0.6;
 /** Reactive: the catalogue's share of the question's (non-neutral) words. */
 const REACTIVE_SHARE = 0.6;
 /** How much a help-centre-only word weighs against a product word. */
 const SUPPORT_WORD_WEIGHT = 2;
 /** A word after "for my", "for the"… (what the product goes with) against one naming it. */
 const CONTEXT_WEIGHT = 0.5;
+/**
+ * Verbs (as stemmed) a shopper says a need with ("to see in the dark", "to
+ * keep my knives sharp", "stop me slipping"): a help centre uses them too, but
+ * they name no help-centre topic, so they never count against.
+ */
+const NEED_VERBS = new Set([
+  "see",
+  "get",
+  "keep",
+  "stop",
+  "need",
+  "want",
+  "use",
+  "make",
+  "help",
+  "find",
+  "look",
+]);
 /** What follows these says what the product is for, not what it is. */
 const CONTEXT_START =
   /(?<![\p{L}])(?:for|on|to|with|fits?|onto|under)\s+(?:my|your|our|his|her|their|the|a|an)\s/u;
@@ -113,7 +138,7 @@ export async function recommendProducts(
   const model = deps.db.vector ? providerInfo(input.bot.provider)?.embeddingModel ?? null : null;
   const forms = await shopperAlternatives(deps.sql, input.workspaceId, words);
   const alternatives = forms.alternatives
-    .map((a) => ({ ...a, weight: weights[words.indexOf(a.of)] ?? 1 }));
+    .map((a) => ({ ...a, weight: (weights[words.indexOf(a.of)] ?? 1) * (a.share ?? 1) }));
   const search = await searchCatalogue(deps.sql, input.workspaceId, input.bot.id, {
     language: input.bot.language,
     words,
@@ -174,7 +199,8 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best: 0.6 of its full-text score, two thirds of its matched words, and a word naming what is
+ * the best: 0.8 of its full-text score (0.6 for one in stock when the best is
+ * sold out), two thirds of its matched words, and a word naming what is
  * wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */
@@ -188,7 +214,10 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
   return (id) => {
     const hit = byId.get(id);
     if (!hit) return true;
-    if (hit.score < top.score * MIN_RELATIVE_TEXT_SCORE) return false;
+    const share = hit.in_stock && !top.in_stock
+      ? MIN_RELATIVE_TEXT_SCORE_IN_STOCK
+      : MIN_RELATIVE_TEXT_SCORE;
+    if (hit.score < top.score * share) return false;
     if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
     return new Set(hit.matched).size * 3 >= topHolds * 2;
   };
@@ -211,7 +240,9 @@ function wanted(mode: RecommendMode, search: CatalogueSearch, misspeltSupport: n
   // Only the words as written count against: a plural's singular or a correction adds none.
   const written = new Set(search.writtenLexemes);
   const supportOnly = search.knowledgeLexemes
-    .filter((l) => written.has(l) && !productWords.has(l) && !anyProduct.has(l)).length +
+    .filter((l) =>
+      written.has(l) && !productWords.has(l) && !anyProduct.has(l) && !NEED_VERBS.has(l)
+    ).length +
     misspeltSupport;
   const covered = top.matched.length;
   return covered / (covered + SUPPORT_WORD_WEIGHT * supportOnly) >= REACTIVE_SHARE;

@@ -11,6 +11,7 @@
  */
 import { catalogueVocabulary } from "../../db/catalogue.ts";
 import type { Executor } from "../../db/client.ts";
+import { RELATED_WEIGHT, relatedCatalogueWords } from "./related_words.ts";
 
 export interface WordAlternative {
   /** The question word. */
@@ -18,7 +19,36 @@ export interface WordAlternative {
   alt: string;
   /** true: always searched (a plural); false: only if `of` is unknown (a correction). */
   always: boolean;
+  /** What it counts against `of` (a related word, related_words.ts: less); 1 when absent. */
+  share?: number;
 }
+
+/** Words that say a shopper wants something, not what: no related words are looked up. */
+const GENERIC = new Set([
+  "something",
+  "anything",
+  "thing",
+  "things",
+  "stuff",
+  "need",
+  "needs",
+  "want",
+  "wants",
+  "looking",
+  "help",
+  "helps",
+  "get",
+  "buy",
+  "good",
+  "best",
+  "recommend",
+  "suggest",
+  "idea",
+  "ideas",
+  "have",
+  "sell",
+  "any",
+]);
 
 /** English irregular plurals whose stems differ from their singular's. */
 const IRREGULAR: Record<string, string> = {
@@ -114,11 +144,10 @@ export async function shopperAlternatives(
     const singular = IRREGULAR[w];
     if (singular) out.push({ of: w, alt: singular, always: true });
   }
-  const unsure = words.filter((w) =>
-    w.length >= ONE_EDIT_FROM && !IRREGULAR[w] && /^\p{L}+$/u.test(w)
-  );
+  const plain = words.filter((w) => w.length >= 3 && !IRREGULAR[w] && /^\p{L}+$/u.test(w));
+  const unsure = plain.filter((w) => w.length >= ONE_EDIT_FROM);
   const adjectives = words.filter((w) => /^\p{L}{3,}y$/u.test(w) && !IRREGULAR[w]);
-  if (!unsure.length && !adjectives.length) return { alternatives: out, unsure: [] };
+  if (!plain.length && !adjectives.length) return { alternatives: out, unsure: [] };
   const vocab = await vocabulary(sql, workspaceId);
   // An adjective made with -y ("rainy", "muddy", "icy") searches its noun where products use it.
   for (const w of adjectives) {
@@ -149,7 +178,15 @@ export async function shopperAlternatives(
     best.sort((a, b) => b.df - a.df || a.word.localeCompare(b.word));
     for (const c of best.slice(0, MAX_CORRECTIONS)) out.push({ of: w, alt: c.word, always: false });
   }
-  return { alternatives: out, unsure: unknown };
+  // A need in plain words: the catalogue's words related to one it does not use.
+  const unrelated = plain.filter((w) => !vocab.known.has(w) && !derived.has(w) && !GENERIC.has(w));
+  const related: string[] = [];
+  for (const w of unrelated) {
+    const alts = relatedCatalogueWords(w, vocab.known);
+    for (const alt of alts) out.push({ of: w, alt, always: false, share: RELATED_WEIGHT });
+    if (alts.length && !unknown.includes(w)) related.push(w);
+  }
+  return { alternatives: out, unsure: [...unknown, ...related] };
 }
 
 /**

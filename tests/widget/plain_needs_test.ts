@@ -1,0 +1,132 @@
+/**
+ * A need said in plain words finds its product (issue 42, the
+ * recommendations half), through the widget stream, over a small shop served
+ * by the Shopify-shaped fake and synced by the real job: a question whose
+ * words the catalogue never uses ("couch", "dark") is served through the
+ * catalogue's words WordNet relates to them ("sofa", "light"); the verbs a
+ * need is said with ("keep", "see"), which the help centre uses too, do not
+ * turn the shopper into a support case; a support question naming a price
+ * and saying it with the same verbs still shows no products.
+ */
+import { assertEquals } from "../helpers/assert.ts";
+import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
+import { standardSeed } from "../helpers/fixtures.ts";
+import { startFakeAi } from "../helpers/fake_ai.ts";
+import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
+import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+
+const ai = startFakeAi();
+ai.reply = "Here is what I found.";
+const shopify = startFakeShopify();
+
+function product(id: string, title: string, price: string, more: Partial<FakeProduct>) {
+  return {
+    id,
+    title,
+    description: `${title}, made to last.`,
+    handle: title.toLowerCase().replace(/\W+/g, "-"),
+    price,
+    currencyCode: "EUR",
+    imageUrl: null,
+    tracksInventory: true,
+    totalInventory: 5,
+    variantId: `${id}01`,
+    ...more,
+  } satisfies FakeProduct;
+}
+shopify.products.push(
+  product("8201", "Beam 800 Front Light", "49.00", {
+    description: "USB rechargeable 800 lumen light, bright enough for unlit roads.",
+    productType: "Lights",
+  }),
+  product("8202", "Pet Sofa Throw", "39.00", {
+    description: "Washable quilted throw that keeps hair and claws off the sofa.",
+    productType: "Home",
+  }),
+  product("8203", "Steel Water Bottle", "19.00", {
+    description: "Insulated steel bottle, 750 ml.",
+    productType: "Bottles",
+  }),
+  product("8204", "Merino Beanie", "29.00", {
+    description: "Soft merino wool hat for cold mornings.",
+    productType: "Clothing",
+  }),
+);
+
+const seed = standardSeed();
+const acme = seed.workspaces[0]!;
+Object.assign(acme, {
+  integrations: {
+    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
+  },
+});
+// A help centre that says "see", "keep" and "need" as a shop's help pages do.
+(acme.chatbots![0]!.knowledge as unknown[]).push({
+  type: "text",
+  title: "Your account",
+  content: "To reset your password, see the login page; you need the email you signed up with. " +
+    "Keep your password safe and never share it. We keep receipts for every payment.",
+});
+
+const s = await startTestServer({
+  seed,
+  env: {
+    ...WIDGET_ENV,
+    AI_BASE_URL: ai.baseUrl,
+    SHOPIFY_BASE_URL: shopify.baseUrl,
+    CRAWL_ALLOW_PRIVATE: "0",
+    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
+  },
+});
+
+async function waitForSync(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const [row] = await s.deps.sql<{ status: string }[]>`
+      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
+       WHERE w.slug = 'acme'`;
+    if (row?.status === "ready") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the catalogue was not synced");
+}
+
+/** The names of the products the widget stream shows for `message` (none: no event). */
+async function shown(message: string): Promise<string[]> {
+  const r = await postStream(
+    s.url,
+    "acme-helper",
+    { visitor_id: crypto.randomUUID(), message },
+    freshIp(),
+  );
+  assertEquals(r.status, 200);
+  assertEquals(r.events[r.events.length - 1]!.event, "done");
+  const products: { name: string }[] =
+    r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
+  return products.map((p) => p.name).sort();
+}
+
+Deno.test("a need said in plain words finds its product", serverTestOptions, async (t) => {
+  await waitForSync();
+
+  await t.step("a word the catalogue never uses is served by its synonym", async () => {
+    assertEquals(await shown("anything to protect my couch from the cat?"), ["Pet Sofa Throw"]);
+  });
+
+  await t.step("a need said with a help-centre verb is still a shopper's", async () => {
+    assertEquals(await shown("I need to see in the dark on unlit roads"), [
+      "Beam 800 Front Light",
+    ]);
+  });
+
+  await t.step(
+    "a support question naming a price, said with the same verbs, shows none",
+    async () => {
+      assertEquals(await shown("I need to reset my password, I paid 49 € last week"), []);
+      assertEquals(await shown("How do I keep my password safe?"), []);
+    },
+  );
+
+  await s.stop();
+  await ai.close();
+  await shopify.close();
+});
