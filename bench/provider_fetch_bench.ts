@@ -1,7 +1,8 @@
 /**
  * The provider's HTTP client alone (issue 25): the base's node:http fetch
  * (its `domain/ai/provider_fetch.ts`, from BENCH_FETCH_BASE, default
- * 88662d4), ours (`domain/ai/http1/fetch.ts`) and the runtime's fetch,
+ * 88662d4), ours (`domain/ai/http1/fetch.ts`), undici's `request`
+ * (`domain/ai/undici_fetch.ts`, issue 43) and the runtime's fetch,
  * against one local SSE server in a process of its own.
  *
  * 1. Time from the request to its first body chunk, sequential streamed
@@ -22,8 +23,11 @@ const BASE = Deno.env.get("BENCH_FETCH_BASE") ?? "88662d4";
 const SAMPLES = Number(Deno.env.get("BENCH_FETCH_SAMPLES") ?? "500");
 const HELD = Number(Deno.env.get("BENCH_FETCH_HELD") ?? "1000");
 const ROUNDS = Number(Deno.env.get("BENCH_FETCH_ROUNDS") ?? "3");
-const KINDS = ["node:http", "http1 (ours)", "runtime fetch"] as const;
-type Kind = typeof KINDS[number];
+const ALL_KINDS = ["node:http", "http1 (ours)", "undici", "runtime fetch"] as const;
+type Kind = typeof ALL_KINDS[number];
+/** BENCH_FETCH_KINDS: a comma-separated subset, e.g. `http1 (ours),undici` (issue 43). */
+const KINDS: readonly Kind[] = Deno.env.get("BENCH_FETCH_KINDS")?.split(",")
+  .map((k) => k.trim() as Kind).filter((k) => ALL_KINDS.includes(k)) ?? ALL_KINDS;
 
 /** One SSE fragment as OpenAI sends it (about 200 bytes). */
 const FRAGMENT = `data: ${
@@ -74,6 +78,9 @@ async function clientFetch(kind: Kind): Promise<typeof fetch> {
   if (kind === "runtime fetch") return fetch;
   if (kind === "http1 (ours)") {
     return (await import("../domain/ai/http1/fetch.ts")).http1Fetch as typeof fetch;
+  }
+  if (kind === "undici") {
+    return (await import("../domain/ai/undici_fetch.ts")).undiciFetch as typeof fetch;
   }
   const base = await baseTree(BASE, ["domain/ai"]);
   const mod = await import(new URL("domain/ai/provider_fetch.ts", base).href);
@@ -187,9 +194,10 @@ export async function run(): Promise<string> {
   }).spawn();
   try {
     await waitFor(`http://127.0.0.1:${port}/ready`);
-    await baseTree(BASE, ["domain/ai"]);
+    if (KINDS.includes("node:http")) await baseTree(BASE, ["domain/ai"]);
     const lines = [
-      `### Provider fetch alone: node:http (${await shortCommit(BASE)}) vs ours vs the runtime's`,
+      `### Provider fetch alone: ${KINDS.join(", ")}` +
+      (KINDS.includes("node:http") ? ` (node:http from ${await shortCommit(BASE)})` : ""),
       "",
       `${SAMPLES} sequential streamed POSTs per round after 50 warm-up, kept-alive; ` +
       `${ROUNDS} rounds alternating; ${HELD} held streams. Load at start: ${loadAverage()}.`,

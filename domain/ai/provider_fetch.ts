@@ -15,14 +15,21 @@
  * connection close), connection failures reject with a TypeError whose
  * `cause` is the socket's error (call_provider.ts names them), TLS
  * certificates are verified by the runtime, connections are kept alive and
- * reused, and no request is sent twice. Redirects are not followed: provider
- * APIs answer in place, and a 3xx reaches the SDK as the refused request it
- * is. When the environment names a proxy (HTTP_PROXY, HTTPS_PROXY,
- * ALL_PROXY), the runtime's fetch, which honours it, is used instead. With
+ * reused, and no request is sent twice. A 307 or 308 is followed above the
+ * transport, by the rules of provider_redirects.ts; any other 3xx reaches the
+ * SDK as the refused request it is. When the environment names a proxy
+ * (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY), the runtime's fetch, which honours it
+ * (a CONNECT tunnel for https), is used instead. With
  * tracing on, each request gets the client span the runtime's fetch would
  * have given it (observability/tracing.ts `clientSpan`).
+ *
+ * PROVIDER_HTTP=undici selects undici instead (undici_fetch.ts, issue 43),
+ * proxies included, so both stacks can be measured from one tree; the default
+ * stays ours (docs/providers.md says why).
  */
 import { http1Fetch } from "./http1/fetch.ts";
+import { undiciFetch } from "./undici_fetch.ts";
+import { followingRedirects } from "./provider_redirects.ts";
 import { clientSpan, tracingOn } from "../observability/tracing.ts";
 
 function proxyConfigured(): boolean {
@@ -34,18 +41,28 @@ function proxyConfigured(): boolean {
   }
 }
 
-/** Our fetch inside a client span, with the trace context sent along. */
+/** The provider HTTP stack named by PROVIDER_HTTP: `ours` (default) or `undici`. */
+export function providerHttp(): "ours" | "undici" {
+  try {
+    return Deno.env.get("PROVIDER_HTTP") === "undici" ? "undici" : "ours";
+  } catch {
+    return "ours";
+  }
+}
+
+/** A fetch inside a client span, with the trace context sent along. */
 async function tracedFetch(
+  inner: typeof http1Fetch,
   input: string | URL | Request,
   init: RequestInit = {},
 ): Promise<Response> {
   const url = new URL(input instanceof Request ? input.url : input);
   const span = clientSpan((init.method ?? "GET").toUpperCase(), url);
-  if (!span) return await http1Fetch(input, init);
+  if (!span) return await inner(input, init);
   const headers = new Headers(init.headers);
   headers.set("traceparent", span.traceparent);
   try {
-    const response = await http1Fetch(input, { ...init, headers });
+    const response = await inner(input, { ...init, headers });
     span.end(response.status); // at the response head, as the runtime's fetch ends its span
     return response;
   } catch (err) {
@@ -54,8 +71,16 @@ async function tracedFetch(
   }
 }
 
-/** The fetch for provider clients: ours, unless a proxy is configured. */
+/** The fetch for provider clients: ours (the runtime's when a proxy is set), or undici's. */
 export function providerFetch(): typeof fetch {
-  if (proxyConfigured()) return globalThis.fetch;
-  return (tracingOn ? tracedFetch : http1Fetch) as typeof fetch;
+  return followingRedirects(transport());
+}
+
+function transport(): typeof fetch {
+  const undici = providerHttp() === "undici";
+  if (!undici && proxyConfigured()) return globalThis.fetch;
+  const inner = undici ? undiciFetch : http1Fetch;
+  if (!tracingOn) return inner as typeof fetch;
+  return ((input: string | URL | Request, init?: RequestInit) =>
+    tracedFetch(inner, input, init)) as typeof fetch;
 }

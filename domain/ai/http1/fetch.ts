@@ -11,6 +11,11 @@
  * twice: a kept-alive connection seen closed before the request is written is
  * not used (pool.ts), and once a byte of a request is written a failure is
  * the caller's to see.
+ *
+ * Kept over undici (issue 43, measured beside it: PROVIDER_HTTP=undici,
+ * ../undici_fetch.ts): what would let us drop this client is drafted as an
+ * upstream issue in docs/providers.md, "Why our own client, and what would
+ * let us drop it".
  */
 import { type Http1Connection } from "./connection.ts";
 import { BodyDecoder } from "./body_decoder.ts";
