@@ -7,35 +7,15 @@
  * embedded database and, when it answers, a real PostgreSQL.
  */
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
-import { standardSeed, T } from "../tests/helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
+import { standardSeed } from "../tests/helpers/fixtures.ts";
+import { startTestServer } from "../tests/helpers/test_server.ts";
 import { connected, pusherClient, subscribe } from "../tests/realtime/pusher_helpers.ts";
-import { freshIp, postStream, WIDGET_ENV } from "../tests/widget/widget_client.ts";
+import { WIDGET_ENV } from "../tests/widget/widget_client.ts";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
+import { AGENT, reply, startConversation } from "./agent_replies.ts";
 
 const SAMPLES = Number(Deno.env.get("BENCH_REPLY_SAMPLES") ?? "150");
 const LONG = Number(Deno.env.get("BENCH_LONG_MESSAGES") ?? "7000");
-const AGENT = T.acme.agent.agent;
-
-async function startConversation(s: TestServer, visitor: string): Promise<string> {
-  const res = await postStream(
-    s.url,
-    "acme-helper",
-    { visitor_id: visitor, message: "Hi" },
-    freshIp(),
-  );
-  const meta = res.events.find((e) => e.event === "meta");
-  if (!meta) throw new Error(`no conversation: ${res.status}`);
-  return meta.data.conversation_id as string;
-}
-
-function reply(s: TestServer, conversation: string, body: string): Promise<Response> {
-  return fetch(`${s.url}/api/agent/conversations/${conversation}/reply`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${AGENT}`, "content-type": "application/json" },
-    body: JSON.stringify({ body, client_id: body }),
-  });
-}
 
 async function measure(label: string): Promise<string> {
   const ai = startFakeAi({ reply: "Happy to help." });
