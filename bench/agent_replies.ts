@@ -5,6 +5,7 @@
 import { T } from "../tests/helpers/fixtures.ts";
 import type { TestServer } from "../tests/helpers/test_server.ts";
 import { freshIp, postStream } from "../tests/widget/widget_client.ts";
+import { connected, type Pusher, subscribe } from "../tests/realtime/pusher_helpers.ts";
 
 export const AGENT = T.acme.agent.agent;
 
@@ -27,4 +28,35 @@ export function reply(s: TestServer, conversation: string, body: string): Promis
     headers: { authorization: `Bearer ${AGENT}`, "content-type": "application/json" },
     body: JSON.stringify({ body, client_id: body }),
   });
+}
+
+/** What `watchReplies` gives: the agent's own profile, and when each message body is heard. */
+export interface ReplyWatch {
+  me: { id: number; company: { id: number } };
+  /** Resolves when a `message.created` with this exact body reaches the socket (its time). */
+  heard(body: string): Promise<number>;
+}
+
+/** Subscribes `watcher` (connected here) to the agent's workspace channel. */
+export async function watchReplies(s: TestServer, watcher: Pusher): Promise<ReplyWatch> {
+  await connected(watcher);
+  const me = await (await fetch(`${s.url}/api/agent/me`, {
+    headers: { authorization: `Bearer ${AGENT}` },
+  })).json();
+  const sub = await subscribe(watcher, `private-workspace.${me.company.id}`);
+  if (!sub.ok) throw new Error("subscription refused");
+  const waiting = new Map<string, (at: number) => void>();
+  sub.channel.bind("message.created", (d: { message: { content: string } }) => {
+    waiting.get(d.message.content)?.(performance.now());
+  });
+  return {
+    me,
+    heard: (body) =>
+      new Promise<number>((resolve) =>
+        waiting.set(body, (at) => {
+          waiting.delete(body);
+          resolve(at);
+        })
+      ),
+  };
 }

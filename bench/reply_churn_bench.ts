@@ -15,12 +15,12 @@
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { standardSeed } from "../tests/helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../tests/helpers/test_server.ts";
-import { connected, pusherClient, subscribe } from "../tests/realtime/pusher_helpers.ts";
+import { pusherClient } from "../tests/realtime/pusher_helpers.ts";
 import { freshIp, postStream, WIDGET_ENV } from "../tests/widget/widget_client.ts";
 import { appendMessageWhile } from "../db/messages.ts";
 import { agentReplyFixedPoint } from "../domain/conversations/state_machine.ts";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
-import { AGENT, reply, startConversation } from "./agent_replies.ts";
+import { AGENT, reply, startConversation, watchReplies } from "./agent_replies.ts";
 
 const CHURN_SECONDS = Number(Deno.env.get("BENCH_CHURN_SECONDS") ?? "90");
 const SAMPLES = 120;
@@ -79,16 +79,7 @@ async function pass(label: string, maintenance: "on" | "off", kind: string): Pro
   const watcher = pusherClient(s, { token: AGENT });
   const rows: string[] = [];
   try {
-    await connected(watcher);
-    const me = await (await fetch(`${s.url}/api/agent/me`, {
-      headers: { authorization: `Bearer ${AGENT}` },
-    })).json();
-    const sub = await subscribe(watcher, `private-workspace.${me.company.id}`);
-    if (!sub.ok) throw new Error("subscription refused");
-    const heard = new Map<string, (at: number) => void>();
-    sub.channel.bind("message.created", (d: { message: { content: string } }) => {
-      heard.get(d.message.content)?.(performance.now());
-    });
+    const { me, heard } = await watchReplies(s, watcher);
     const growing = await startConversation(s, "v_growing");
     await (await reply(s, growing, "first")).arrayBuffer();
     let round = 0;
@@ -99,13 +90,12 @@ async function pass(label: string, maintenance: "on" | "off", kind: string): Pro
       const statement: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         const body = `${label} ${round} ${i}`;
-        const arrived = new Promise<number>((r) => heard.set(body, r));
+        const arrived = heard(body);
         const t0 = performance.now();
         const res = await reply(s, i % 2 ? fresh : growing, body);
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`reply ${res.status}`);
         event.push((await arrived) - t0);
-        heard.delete(body);
         const t1 = performance.now();
         await appendMessageWhile(
           s.deps.sql,

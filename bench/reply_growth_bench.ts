@@ -9,10 +9,10 @@
 import { startFakeAi } from "../tests/helpers/fake_ai.ts";
 import { standardSeed } from "../tests/helpers/fixtures.ts";
 import { startTestServer } from "../tests/helpers/test_server.ts";
-import { connected, pusherClient, subscribe } from "../tests/realtime/pusher_helpers.ts";
+import { pusherClient } from "../tests/realtime/pusher_helpers.ts";
 import { WIDGET_ENV } from "../tests/widget/widget_client.ts";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
-import { AGENT, reply, startConversation } from "./agent_replies.ts";
+import { AGENT, reply, startConversation, watchReplies } from "./agent_replies.ts";
 
 const SAMPLES = Number(Deno.env.get("BENCH_REPLY_SAMPLES") ?? "150");
 const LONG = Number(Deno.env.get("BENCH_LONG_MESSAGES") ?? "7000");
@@ -42,16 +42,7 @@ async function measure(label: string): Promise<string> {
        WHERE c.id = ${conversationId}`;
     await s.deps.sql`ANALYZE messages`;
 
-    await connected(watcher);
-    const me = await (await fetch(`${s.url}/api/agent/me`, {
-      headers: { authorization: `Bearer ${AGENT}` },
-    })).json();
-    const sub = await subscribe(watcher, `private-workspace.${me.company.id}`);
-    if (!sub.ok) throw new Error("subscription refused");
-    const waiting = new Map<string, (at: number) => void>();
-    sub.channel.bind("message.created", (d: { message: { content: string } }) => {
-      waiting.get(d.message.content)?.(performance.now());
-    });
+    const watch = await watchReplies(s, watcher);
     const times = {
       short: { http: [] as number[], event: [] as number[] },
       long: { http: [] as number[], event: [] as number[] },
@@ -59,14 +50,13 @@ async function measure(label: string): Promise<string> {
     for (let i = 0; i < SAMPLES + 10; i++) {
       for (const [name, c] of [["short", short], ["long", long]] as const) {
         const body = `bench ${name} ${i}`;
-        const heard = new Promise<number>((r) => waiting.set(body, r));
+        const arrived = watch.heard(body);
         const t0 = performance.now();
         const res = await reply(s, c, body);
         await res.arrayBuffer();
         if (!res.ok) throw new Error(`reply ${res.status}`);
         const http = performance.now() - t0;
-        const event = (await heard) - t0;
-        waiting.delete(body);
+        const event = (await arrived) - t0;
         if (i >= 10) {
           times[name].http.push(http);
           times[name].event.push(event);
