@@ -11,7 +11,8 @@
  * and this process's own memory, since every figure is taken here.
  * The load: widget streams, agent replies,
  * widget heartbeats, SOAK_SOCKETS idle sockets (default 2,000) answering the
- * server's pings, and a crawl of a local site at the start of each window.
+ * server's pings, and at the start of each window a crawl of a local site as a
+ * new source, the previous window's source deleted (one site's knowledge all run long).
  *
  *   SOAK_MINUTES=30 deno task bench soak
  */
@@ -226,17 +227,35 @@ export async function run(): Promise<string> {
       await sleep(5000);
     }
   };
+  // Each window crawls the site again as a new source and then deletes the previous window's
+  // source, the way an owner re-syncs a site: the crawl's writes and deletions go on all run
+  // long while the knowledge every widget turn searches stays one site large. (Until issue 44's
+  // second run every window added a source and none left: 113 copies of the site at 50 minutes,
+  // so each turn searched more with uptime, and the soak measured its own growth.)
+  const knowledgeUrl = `${lb}/api/portal/chatbots/acme-helper/knowledge`;
+  const portalAuth = { authorization: `Bearer ${T.acme.owner.portal}` };
+  let previousSource: number | null = null;
   const crawl = async (w: Window) => {
-    const res = await fetch(`${lb}/api/portal/chatbots/acme-helper/knowledge`, {
+    const res = await fetch(knowledgeUrl, {
       method: "POST",
-      headers: {
-        authorization: `Bearer ${T.acme.owner.portal}`,
-        "content-type": "application/json",
-      },
+      headers: { ...portalAuth, "content-type": "application/json" },
       body: JSON.stringify({ type: "url", source_url: `${site.url}/` }),
     });
-    await res.body?.cancel();
-    if (res.status !== 201) w.errors.push(`crawl ${res.status}`);
+    if (res.status !== 201) {
+      await res.body?.cancel();
+      w.errors.push(`crawl ${res.status}`);
+      return;
+    }
+    const { data } = await res.json() as { data: { id: number } };
+    if (previousSource !== null) {
+      const gone = await fetch(`${knowledgeUrl}/${previousSource}`, {
+        method: "DELETE",
+        headers: portalAuth,
+      });
+      await gone.body?.cancel();
+      if (gone.status !== 200) w.errors.push(`delete source ${gone.status}`);
+    }
+    previousSource = data.id;
   };
 
   const loadLoop = async () => {
@@ -288,7 +307,8 @@ export async function run(): Promise<string> {
     `## Soak: ${minutes} minutes through nginx, three instances, PostgreSQL + Redis`,
     "",
     `${socketCount} idle sockets answering pings, two widget stream loops, one agent reply loop ` +
-    "(4 per second), 20 widget heartbeats every 5 s, a crawl of a 21-page local site per window.",
+    "(4 per second), 20 widget heartbeats every 5 s, a crawl of a 21-page local site per window " +
+    "as a new source, the previous window's source deleted.",
     "",
     "Replies alternate between the conversation that grows all run long and one started in the " +
     "window (the baseline beside it); load is the machine's mean 1-minute load average.",
