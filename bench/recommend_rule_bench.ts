@@ -17,8 +17,11 @@
  * tuning set over the kitchen shop (`shopper_tuning_questions.json`), the
  * outdoor shop now tuned on too, and a judging set written before the change
  * (`cobble_lane_store.json`, `shopper_judging_questions.json`), tuned on since
- * its misses were seen; the judging set now is a pet shop written before the
- * plain-words change (`whisker_wag_store.json`, `pet_judging_questions.json`). Besides the
+ * its misses were seen; then a pet shop written before the plain-words change
+ * (`whisker_wag_store.json`, `pet_judging_questions.json`), tuned on since too.
+ * The judging set now is a British garden shop (prices in GBP, tags), written
+ * before the catalogue-senses change (`fernhollow_garden_store.json`,
+ * `garden_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -131,6 +134,8 @@ async function storeFromFiles(
   questionsFile: string,
 ): Promise<{ store: Store; questions: RuleQuestion[] }> {
   const raw = JSON.parse(await Deno.readTextFile(new URL(storeFile, dir)));
+  // The older stores name no currency (or EUR) and no tags.
+  const currencyCode = (raw.currency as string | undefined) ?? "EUR";
   const questions = JSON.parse(
     await Deno.readTextFile(new URL(questionsFile, dir)),
   ).questions as RuleQuestion[];
@@ -143,13 +148,16 @@ async function storeFromFiles(
         description: string;
         price: string;
         inventory: number;
+        tags?: string[];
       }[])
         .map((p) =>
           product(p.id, p.title, {
             description: p.description,
             productType: p.type,
             price: p.price,
+            currencyCode,
             totalInventory: p.inventory,
+            ...(p.tags?.length ? { tags: p.tags } : {}),
           })
         ),
       pages: raw.pages,
@@ -353,9 +361,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("cobble_lane_store.json", "shopper_judging_questions.json"),
     },
     {
+      // Issue 42's second judging set; its misses were seen at the last stop, so it tunes now.
       name: "pet shop (issue 42, second judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("whisker_wag_store.json", "pet_judging_questions.json"),
+    },
+    {
+      name: "garden shop (issue 42, third judging)",
+      role: "judging",
+      ...await storeFromFiles("fernhollow_garden_store.json", "garden_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.
