@@ -22,209 +22,23 @@ const BARE_TOLERANCE = 1.1;
 /** "around 80 euros": this share below and above. */
 const ABOUT_SPREAD = 0.2;
 
-const SYMBOLS = "€$£¥₹₩₽";
-const CURRENCY_WORDS = [
-  "euros?",
-  "eur",
-  "dollars?",
-  "usd",
-  "aud",
-  "cad",
-  "nzd",
-  "bucks",
-  "pounds?",
-  "gbp",
-  "quid",
-  "francs?",
-  "chf",
-  "fr\\.",
-  "yen",
-  "jpy",
-  "kr\\.?",
-  "kronor",
-  "kronur",
-  "krona",
-  "krone[rn]?",
-  "sek",
-  "nok",
-  "dkk",
-  "z[lł]oty",
-  "pln",
-  "rupees?",
-  "inr",
-  "reais",
-  "brl",
-  "pesos?",
-  "mxn",
-  "cents?",
-];
-const CURRENCY_WORD = `(?:${CURRENCY_WORDS.join("|")})`;
-const CURRENCY = `(?:[${SYMBOLS}]|${CURRENCY_WORD}(?![\\p{L}]))`;
-const NUMBER = `\\d{1,3}(?:[.,'’]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?`;
-/** An amount, its currency before or after it (or none), captured as `cur1 num cur2`. */
-const AMOUNT = `(?:(${CURRENCY})\\s?)?(${NUMBER})(?:,-)?(?:\\s?(${CURRENCY}))?`;
+import {
+  ABOUT,
+  ABOUT_AFTER,
+  AMOUNT,
+  CEILING_AFTER,
+  CEILINGS,
+  CURRENCY,
+  FLOOR_AFTER,
+  FLOORS,
+  NEGATED_CEILINGS,
+  NOT_PRICE_BEFORE,
+  PRICE_WORDS,
+  RANGE_PAIRS,
+  UNIT,
+} from "./price_phrases.ts";
+import { spellOutAmounts } from "./spelt_amounts.ts";
 
-const CEILINGS = [
-  "under",
-  "below",
-  "beneath",
-  "less than",
-  "cheaper than",
-  "lower than",
-  "at most",
-  "at the most",
-  "no more than",
-  "not more than",
-  "not over",
-  "max(?:imum)?\\.?",
-  "up to",
-  "within",
-  "budget(?: is| of)?",
-  "[<≤]=?",
-  "unter",
-  "weniger als",
-  "bis(?: zu)?",
-  "h[öo]chstens",
-  "maximal",
-  "billiger als",
-  "g[üu]nstiger als",
-  "moins de",
-  "moins que",
-  "au plus",
-  "au maximum",
-  "jusqu['’]?[àa]",
-  "sous",
-  "menos de",
-  "hasta",
-  "como m[áa]ximo",
-  "por debajo de",
-  "onder",
-  "minder dan",
-  "tot",
-  "maximaal",
-  "hoogstens",
-  "meno di",
-  "sotto",
-  "fino a",
-  "al massimo",
-  "at[ée]",
-  "no m[áa]ximo",
-];
-const FLOORS = [
-  "over",
-  "above",
-  "more than",
-  "at least",
-  "from",
-  "starting at",
-  "upwards of",
-  "min(?:imum)?\\.?",
-  "[>≥]=?",
-  "[üu]ber",
-  "mehr als",
-  "ab",
-  "mindestens",
-  "plus de",
-  "au moins",
-  "[àa] partir de",
-  "d[èe]s",
-  "m[áa]s de",
-  "desde",
-  "al menos",
-  "como m[íi]nimo",
-  "boven",
-  "meer dan",
-  "vanaf",
-  "minstens",
-  "pi[ùu] di",
-  "almeno",
-  "mais de",
-  "acima de",
-  "a partir de",
-];
-const ABOUT = [
-  "around",
-  "about",
-  "approximately",
-  "roughly",
-  "~",
-  "circa",
-  "ca\\.",
-  "etwa",
-  "ungef[äa]hr",
-  "rund",
-  "um die",
-  "environ",
-  "autour de",
-  "alrededor de",
-  "aproximadamente",
-  "ongeveer",
-  "rond",
-  "circa",
-];
-/** After an amount: "40 dollars or less", "30 euros and up", "60€ max". */
-const CEILING_AFTER = [
-  "or less",
-  "or under",
-  "or cheaper",
-  "and under",
-  "and below",
-  "max(?:imum)?",
-  "tops",
-  "at most",
-];
-const FLOOR_AFTER = [
-  "or more",
-  "and up",
-  "and above",
-  "or above",
-  "up",
-  "\\+",
-  "plus",
-  "upwards",
-  "und mehr",
-  "et plus",
-  "o m[áa]s",
-  "of meer",
-];
-const RANGE_PAIRS = [
-  ["between", "and"],
-  ["from", "to"],
-  ["zwischen", "und"],
-  ["von", "bis"],
-  ["entre", "et"],
-  ["de", "[àa]"],
-  ["entre", "y"],
-  ["de", "a"],
-  ["tussen", "en"],
-  ["van", "tot"],
-  ["tra", "e"],
-  ["fra", "e"],
-  ["entre", "e"],
-  ["", "(?:-|–|to|bis|[àa]|tot)"],
-];
-/** Units that make a number something other than a price ("under 5 kg", "for 2 people"). */
-const UNIT = new RegExp(
-  "^\\s?(?:kg|g|grams?|cm|mm|m|km|l|litres?|liters?|ml|w|wh|watts?|v|bar|psi|lumens?|lm|" +
-    "persons?|people|personen|years?|yrs?|jahre|ans|años|jaar|days?|hours?|minutes?|months?|" +
-    "weeks?|x|%|inch(?:es)?|in\\b|ft|feet|lbs?|speeds?|gears?|mph|kmh|gb|tb)(?![\\p{L}])",
-  "iu",
-);
-/** Words before a number that make it an age or a count ("kids under 5"). */
-const NOT_PRICE_BEFORE =
-  /(?:aged?|ages|kids?|child(?:ren)?|toddlers?|babies|baby|people|size)\s*$/iu;
-/**
- * Words that ask about price and say nothing of the product: neutral, like
- * the currencies (the help centre uses them too: "prices include VAT").
- */
-const PRICE_WORDS = new RegExp(
-  "(?<![\\p{L}])(?:prices?|priced|pricing|pricey|costs?|costing|cheap|cheaper|cheapest|" +
-    "inexpensive|expensive|affordable|afford|budget|spend|preis(?:e|lich)?|kostet|kosten|" +
-    "g[üu]nstig(?:e|er|en)?|billig(?:e|er)?|teuer|prix|co[ûu]te?|cher|ch[èe]re|precios?|cuesta|" +
-    "barat[oa]s?|caro|prijs|prijzen|kost|goedkoop|goedkope|duur|prezzo|costa|economico|pre[çc]o)" +
-    "(?![\\p{L}])",
-  "giu",
-);
 const CURRENCY_ALONE = new RegExp(`(?<![\\p{L}])${CURRENCY}`, "giu");
 
 function alternation(words: string[]): string {
@@ -232,21 +46,43 @@ function alternation(words: string[]): string {
 }
 
 const LEFT = "(?<![\\p{L}\\p{N}])";
+/** "I'd pay under 50", "to spend up to 80": the verb goes with a limit. */
+const PAY = "(?:(?:pay|paying|spend|spending)\\s+)?";
+/** "under the £50 mark", "over the 100 euros". */
+const THE = "(?:the\\s+)?";
 const RANGE = new RegExp(
   RANGE_PAIRS.map(([a, b]) => `${a ? `${LEFT}${a}\\s+` : LEFT}${AMOUNT}\\s*${b}\\s*${AMOUNT}`).join(
     "|",
   ),
   "giu",
 );
-const CEILING = new RegExp(`${LEFT}${alternation(CEILINGS)}\\s*${AMOUNT}`, "giu");
-const FLOOR = new RegExp(`${LEFT}${alternation(FLOORS)}\\s*${AMOUNT}`, "giu");
-const NEAR = new RegExp(`${LEFT}(?:for\\s+)?${alternation(ABOUT)}\\s*${AMOUNT}`, "giu");
-const AFTER = new RegExp(
-  `${LEFT}${AMOUNT}\\s*(${alternation(CEILING_AFTER)}|${alternation(FLOOR_AFTER)})(?![\\p{L}])`,
+const NEGATED = new RegExp(
+  `${LEFT}${PAY}${alternation(NEGATED_CEILINGS)}\\s*${THE}${AMOUNT}`,
   "giu",
 );
+const CEILING = new RegExp(`${LEFT}${PAY}${alternation(CEILINGS)}\\s*${THE}${AMOUNT}`, "giu");
+const FLOOR = new RegExp(`${LEFT}${PAY}${alternation(FLOORS)}\\s*${THE}${AMOUNT}`, "giu");
+const NEAR = new RegExp(
+  `${LEFT}${PAY}(?:for\\s+)?${alternation(ABOUT)}\\s*${THE}${AMOUNT}`,
+  "giu",
+);
+const AFTER = new RegExp(
+  `${LEFT}${AMOUNT}\\s*(${alternation(CEILING_AFTER)}|${alternation(FLOOR_AFTER)}|${
+    alternation(ABOUT_AFTER)
+  })(?![\\p{L}])`,
+  "giu",
+);
+const IS_CEILING_AFTER = new RegExp(`^${alternation(CEILING_AFTER)}$`, "iu");
+const IS_ABOUT_AFTER = new RegExp(`^${alternation(ABOUT_AFTER)}$`, "iu");
 const FOR_AMOUNT = new RegExp(`${LEFT}(?:for|f[üu]r|pour|por|voor|per)\\s+${AMOUNT}`, "giu");
 const ANY_AMOUNT = new RegExp(`${LEFT}${AMOUNT}`, "giu");
+
+/** A price word just before a bare range: "price 40-60", "budget: 20 to 30". */
+const PRICE_BEFORE = new RegExp(
+  "(?<![\\p{L}])(?:prices?|priced|costs?|costing|budget|spend|pay|preis|prix|precio|prijs|" +
+    "prezzo|pre[çc]o)\\s*(?:is|of|range|around|about|:)?\\s*$",
+  "iu",
+);
 
 /** "1.500" → 1500, "250,00" → 250, "1,299.90" → 1299.9. */
 export function parseAmount(text: string): number {
@@ -279,11 +115,27 @@ function amountAt(groups: (string | undefined)[], text: string, end: number, sta
 
 /**
  * The question's price limits and its words without prices, currencies or
+ * price words (`readWritten`), amounts said in words included ("under fifty
+ * quid", "a tenner"): their digits are kept only where they were read as a
+ * price, so "a two person tent" keeps its words.
+ */
+export function readPriceLimits(query: string): { limits: PriceLimits; text: string } {
+  const plain = readWritten(query);
+  const spelt = spellOutAmounts(query.toLowerCase());
+  if (!spelt.written.length) return plain;
+  const read = readWritten(spelt.text);
+  const left = new Set(read.text.split(" "));
+  const same = read.limits.min === plain.limits.min && read.limits.max === plain.limits.max;
+  return same && spelt.written.every((n) => left.has(n)) ? plain : read;
+}
+
+/**
+ * The question's price limits and its words without prices, currencies or
  * price words. A bare amount needs a currency to count ("for 70 euros"); one
  * after a ceiling, floor or range word counts without ("under 60"), unless a
  * unit follows ("under 5 kg") or it is an age ("kids under 5").
  */
-export function readPriceLimits(query: string): { limits: PriceLimits; text: string } {
+function readWritten(query: string): { limits: PriceLimits; text: string } {
   let text = query.toLowerCase();
   const limits: PriceLimits = { min: null, max: null };
   const cut = (
@@ -308,8 +160,11 @@ export function readPriceLimits(query: string): { limits: PriceLimits; text: str
       const a = amountAt(g.slice(i, i + 3), m.input, end(m), m.index);
       const b = amountAt(g.slice(i + 3, i + 6), m.input, end(m), m.index);
       if (!a || !b) return false;
-      // A bare "2-3" (no words, no currency) is not a price range.
-      if (i + 6 === g.length && !a.priced && !b.priced) return false;
+      // A bare "2-3" (no words, no currency) is not a price range, unless a price word says so.
+      if (
+        i + 6 === g.length && !a.priced && !b.priced &&
+        !PRICE_BEFORE.test(m.input.slice(0, m.index))
+      ) return false;
       limits.min = Math.min(a.value, b.value);
       limits.max = Math.max(a.value, b.value);
       return true;
@@ -319,8 +174,17 @@ export function readPriceLimits(query: string): { limits: PriceLimits; text: str
   cut(AFTER, (g, m) => {
     const a = amountAt(g.slice(0, 3), m.input, m.index + m[0].length - g[3]!.length, m.index);
     if (!a) return false;
-    if (new RegExp(`^${alternation(CEILING_AFTER)}$`, "iu").test(g[3]!)) limits.max = a.value;
-    else limits.min = a.value;
+    if (IS_CEILING_AFTER.test(g[3]!)) limits.max = a.value;
+    else if (IS_ABOUT_AFTER.test(g[3]!)) {
+      limits.min = a.value * (1 - ABOUT_SPREAD);
+      limits.max = a.value * (1 + ABOUT_SPREAD);
+    } else limits.min = a.value;
+    return true;
+  });
+  cut(NEGATED, (g, m) => {
+    const a = amountAt(g, m.input, end(m), m.index);
+    if (!a) return false;
+    limits.min = limits.min === null ? a.value : Math.max(limits.min, a.value);
     return true;
   });
   cut(CEILING, (g, m) => {

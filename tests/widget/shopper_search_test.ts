@@ -5,8 +5,10 @@
  * a question naming a price with a currency word is served (the currency is
  * a help-centre word here: "prices are in euros"); a misspelt product word
  * and an irregular plural find their products; a product's own unusual name
- * is never "corrected" into another word; a support question naming a price
- * (with a misspelt help-centre word) shows none.
+ * is never "corrected" into another word; a price said in words ("a hundred
+ * quid"), a negated ceiling ("not under 800") and a bare range after a price
+ * word ("price 700-800") are read; a support question naming a price (with a
+ * misspelt help-centre word) shows none.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -150,6 +152,22 @@ Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
 
   await t.step("an irregular plural finds the singular's product", async () => {
     assertEquals(names(await shown("Which knives do you sell?")), ["Trail Pocket Knife"]);
+  });
+
+  await t.step("a price said in words, or as a negated ceiling, is respected", async () => {
+    assertEquals(names(await shown("a helmet for under a hundred quid")), [
+      "Metro Commuter Helmet",
+    ]);
+    assertEquals(names(await shown("helmets, no more than seventy euros")), [
+      "Metro Commuter Helmet",
+    ]);
+    assertEquals(names(await shown("commuter bikes, not under 800 euros")), [
+      "Foldo Folding Commuter Bike",
+    ]);
+  });
+
+  await t.step("a bare range after a price word is a price range", async () => {
+    assertEquals(names(await shown("a commuter bike, price 700-800")), ["Cityline Commuter Bike"]);
   });
 
   await t.step("a support question naming a price shows no products", async () => {
