@@ -11,7 +11,7 @@
  */
 import { catalogueVocabulary } from "../../db/catalogue.ts";
 import type { Executor } from "../../db/client.ts";
-import { RELATED_WEIGHT, relatedCatalogueWords } from "./related_words.ts";
+import { compoundCatalogueWords, RELATED_WEIGHT, relatedCatalogueWords } from "./related_words.ts";
 
 export interface WordAlternative {
   /** The question word. */
@@ -82,6 +82,11 @@ const IRREGULAR: Record<string, string> = {
   crises: "crisis",
 };
 
+/** An irregular singular's plural (the stems differ too). */
+const PLURAL_OF = new Map(
+  Object.entries(IRREGULAR).map(([plural, singular]) => [singular, plural]),
+);
+
 /** Shortest word corrected, and the edit distance allowed from these lengths on. */
 const ONE_EDIT_FROM = 5;
 const TWO_EDITS_FROM = 7;
@@ -95,6 +100,8 @@ interface Vocabulary {
   /** Catalogue words by first letter, with how many products hold each. */
   byInitial: Map<string, { word: string; df: number }[]>;
   known: Set<string>;
+  /** How many products hold each word. */
+  counts: Map<string, number>;
 }
 
 const cache = new Map<number, Vocabulary>();
@@ -123,7 +130,8 @@ async function vocabulary(sql: Executor, workspaceId: number): Promise<Vocabular
     list.push(w);
     byInitial.set(initial, list);
   }
-  const vocab = { version, byInitial, known: new Set(words.map((w) => w.word)) };
+  const counts = new Map(words.map((w) => [w.word, w.df]));
+  const vocab = { version, byInitial, known: new Set(counts.keys()), counts };
   cache.set(workspaceId, vocab);
   if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return vocab;
@@ -157,6 +165,11 @@ export async function shopperAlternatives(
       if (noun.length >= 3 && vocab.known.has(noun)) out.push({ of: w, alt: noun, always: true });
     }
   }
+  // And the other way, where the catalogue uses the plural: "leaf rake" finds "fallen leaves".
+  for (const w of plain) {
+    const plural = PLURAL_OF.get(w);
+    if (plural && vocab.known.has(plural)) out.push({ of: w, alt: plural, always: true });
+  }
   const derived = new Set(out.filter((a) => a.always).map((a) => a.of));
   const unknown = unsure.filter((w) => !vocab.known.has(w) && !derived.has(w));
   for (const w of unknown) {
@@ -182,7 +195,13 @@ export async function shopperAlternatives(
   const unrelated = plain.filter((w) => !vocab.known.has(w) && !derived.has(w) && !GENERIC.has(w));
   const related: string[] = [];
   for (const w of unrelated) {
-    const alts = relatedCatalogueWords(w, vocab.known);
+    // A compound the catalogue uses ("rain" → "raincoat") is as close as a synonym.
+    const alts = [
+      ...new Set([
+        ...compoundCatalogueWords(w, vocab.counts),
+        ...relatedCatalogueWords(w, vocab.known),
+      ]),
+    ];
     for (const alt of alts) out.push({ of: w, alt, always: false, share: RELATED_WEIGHT });
     if (alts.length && !unknown.includes(w)) related.push(w);
   }

