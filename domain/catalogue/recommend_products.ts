@@ -111,8 +111,14 @@ const NEED_VERBS = new Set([
   "look",
 ]);
 /** What follows these says what the product is for, not what it is. */
-const CONTEXT_START =
-  /(?<![\p{L}])(?:for|on|to|with|fits?|onto|under)\s+(?:my|your|our|his|her|their|the|a|an)\s/u;
+const CONTEXT_START = new RegExp(
+  "(?<![\\p{L}])(?:(?:for|on|to|with|fits?|onto|under)\\s+(?:my|your|our|his|her|their|the|a|an)" +
+    // "toys for puppies": a plural after "for" is who it is for.
+    "|for(?=\\s+\\p{L}+s(?![\\p{L}])))\\s",
+  "u",
+);
+/** "looking for a commuter bike": what follows is what is wanted, not what it goes with. */
+const ASKING_FOR = /(?:look|looking|search|searching|shopping|hunting|asking)\s+$/u;
 
 export function recommendModeOf(bot: Pick<ChatbotRow, "branding">): RecommendMode {
   const mode = brandingOf(bot.branding).recommend_mode;
@@ -187,7 +193,7 @@ export async function recommendProducts(
 function weighedWords(text: string): { words: string[]; weights: number[] } {
   const weightOf = new Map<string, number>();
   for (const sentence of text.split(/[.!?;]+/)) {
-    const at = sentence.search(CONTEXT_START);
+    const at = contextStart(sentence);
     const head = at < 0 ? sentence : sentence.slice(0, at);
     const tail = at < 0 ? "" : sentence.slice(at);
     for (const w of questionWords(head)) weightOf.set(w, 1);
@@ -195,6 +201,15 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
   }
   const words = questionWords(text).filter((w) => weightOf.has(w));
   return { words, weights: words.map((w) => weightOf.get(w)!) };
+}
+
+/** Where what the product goes with starts in `sentence` (-1: nowhere). */
+function contextStart(sentence: string): number {
+  const re = new RegExp(CONTEXT_START.source, "gu");
+  for (const m of sentence.matchAll(re)) {
+    if (!ASKING_FOR.test(sentence.slice(0, m.index))) return m.index;
+  }
+  return -1;
 }
 
 /**
