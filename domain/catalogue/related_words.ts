@@ -54,7 +54,7 @@ const BROADER = new Set(["@", "@i"]);
 /** Hyponym, instance hyponym. */
 const NARROWER_SYMBOLS = new Set(["~", "~i"]);
 
-const cache = new Map<string, string[]>();
+const cache = new Map<string, Related[]>();
 
 /**
  * The catalogue's words WordNet relates to `word` (not the word itself),
@@ -65,12 +65,28 @@ export function relatedCatalogueWords(word: string, known: Set<string>): string[
   if (word.length < 3 || !/^[a-z]+$/.test(word)) return [];
   const out: string[] = [];
   for (const r of needRelations(word)) {
-    // A final "e" drops before an ending: "cycle" is in "cycling".
-    const stem = r.endsWith("e") ? r.slice(0, -1) : r;
-    if (r !== word && ENDINGS.some((e) => known.has(r + e) || known.has(stem + e))) out.push(r);
+    if (out.includes(r.word) || !usedBy(r.word, known)) continue;
+    // The sense checks (index lookups) only for the few words the catalogue uses.
+    if (!r.base && !sameRoot(word, r.word) && !inShopSense(r)) continue;
+    out.push(r.word);
     if (out.length === MAX_PER_WORD) break;
   }
   return out;
+}
+
+/** Whether the catalogue uses `r`, with an ending ("pull" in "pulling"; "cycle" in "cycling"). */
+function usedBy(r: string, known: Set<string>): boolean {
+  const stem = r.endsWith("e") ? r.slice(0, -1) : r;
+  return ENDINGS.some((e) => known.has(r + e) || known.has(stem + e));
+}
+
+/**
+ * Whether a related word is in the sense a shop would use it in: reached in
+ * its commonest sense, and not ambiguous (a term two steps up: one sense).
+ */
+function inShopSense(r: Related): boolean {
+  if (senseRank(r.word, r.pos, r.offset) !== 0) return false;
+  return senseCount(r.word) <= (r.further ? 1 : MAX_SENSES);
 }
 
 /** A compound's other part at least this long ("coat" in "raincoat", not "con" in "content"). */
@@ -107,35 +123,34 @@ export function compoundCatalogueWords(word: string, known: Map<string, number>)
     .slice(0, MAX_COMPOUNDS).map((f) => f.word);
 }
 
-/** WordNet's words for `word`'s needs, closest first, cached per word. */
-function needRelations(word: string): string[] {
+/**
+ * WordNet's words for `word`'s needs, closest first, cached per word: its
+ * own base forms ("pulls" → "pull"), then each sense's relations.
+ */
+function needRelations(word: string): Related[] {
   const hit = cache.get(word);
   if (hit) return hit;
   const entries = wordEntries(word);
-  const candidates: Related[] = [];
+  const out: Related[] = entries.filter((e) => e.base !== word)
+    .map((e) => ({ word: e.base, pos: e.pos, offset: -1, base: true }));
   for (let sense = 0; sense < SENSES; sense++) {
     for (const { pos, offsets } of entries) {
-      if (sense < offsets.length) candidates.push(...senseWords(pos, offsets[sense]!));
+      if (sense < offsets.length) out.push(...senseWords(pos, offsets[sense]!));
     }
   }
-  // The word's own base forms ("pulls" → "pull") first, whatever their ambiguity.
-  const out = [...new Set(entries.map((e) => e.base))].filter((b) => b !== word);
-  const seen = new Set([word, ...out]);
-  for (const c of candidates) {
-    if (c.word.length < 3 || seen.has(c.word) || !/^[a-z]+$/.test(c.word)) continue;
-    // Only a word reached in its commonest sense, and not ambiguous: the catalogue's sense too.
-    // A word of the same root ("packable" → "pack") keeps the sense it was derived in; a
-    // term two steps up must have one sense only ("flour" is food, but so is a food processor's).
-    if (!sameRoot(word, c.word)) {
-      const bound = c.further ? 1 : MAX_SENSES;
-      if (senseRank(c.word, c.pos, c.offset) !== 0 || senseCount(c.word) > bound) continue;
+  // A word found twice in one synset once; found in several, each time (a sense may fail).
+  const seen = new Set<string>();
+  const unique = out.filter((r) => {
+    const key = `${r.word} ${r.pos}${r.offset}`;
+    if (r.word === word || r.word.length < 3 || seen.has(key) || !/^[a-z]+$/.test(r.word)) {
+      return false;
     }
-    seen.add(c.word);
-    out.push(c.word);
-  }
+    seen.add(key);
+    return true;
+  });
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(word, out);
-  return out;
+  cache.set(word, unique);
+  return unique;
 }
 
 /** A related word and the synset it was found in. */
@@ -145,6 +160,8 @@ interface Related {
   offset: number;
   /** Found two steps up. */
   further?: boolean;
+  /** The question word's own base form. */
+  base?: boolean;
 }
 
 /** Whether two words share their first ROOT letters (a derivation: "pack", "packable"). */
