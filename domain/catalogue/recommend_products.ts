@@ -20,8 +20,9 @@
  * as help-centre words; an irregular plural's singular and a misspelt word's
  * correction from the catalogue's own words are searched too
  * (shopper_words.ts); words that say what the product goes with ("for my
- * bike") weigh less than those that name it, and a product holding only those
- * is not shown beside one that holds what is asked for.
+ * bike", "for puppies", but not "looking for a bike") weigh less than those
+ * that name it, and a product holding only those is not shown beside one that
+ * holds what is asked for.
  * A need said in plain words ("see in the dark") also searches the
  * catalogue's words WordNet relates to a question word the catalogue does not
  * use (related_words.ts), at half weight; the verbs such needs are said with
