@@ -8,7 +8,9 @@
  * per window: dead rows, the most rows changed in one table since its last
  * ANALYZE, and how long ago `conversations` was last analyzed (issue 44: plans
  * kept for tables as they were at start made every reply slower with uptime);
- * and this process's own memory, since every figure is taken here.
+ * and this process's own memory, since every figure is taken here. Where the
+ * server preloads pg_stat_statements, each window's costliest and longest
+ * statements and the longest VACUUM and ANALYZE runs follow the table (statement_stats.ts).
  * The load: widget streams, agent replies,
  * widget heartbeats, SOAK_SOCKETS idle sockets (default 2,000) answering the
  * server's pings, and at the start of each window a crawl of a local site as a
@@ -18,6 +20,7 @@
  */
 import postgres from "postgres";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
+import { startStatementStats } from "./statement_stats.ts";
 import { readStream, startTestCluster } from "../tests/cluster/cluster_helpers.ts";
 import { T } from "../tests/helpers/fixtures.ts";
 import { page, startLocalSite } from "../tests/helpers/local_site.ts";
@@ -97,6 +100,8 @@ export async function run(): Promise<string> {
   );
   const lb = cluster.url;
   const stats = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const statements = await startStatementStats(stats);
+  const statementLines: string[] = [];
   /** Dead rows, most rows changed since an ANALYZE, and minutes since conversations' last one. */
   const databaseState = async () => {
     const [row] = await stats<{ dead: number; changed: number; analyzed: number | null }[]>`
@@ -295,6 +300,11 @@ export async function run(): Promise<string> {
       } |`,
     );
     console.error(rows.at(-1));
+    if (statements) {
+      const lines = await statements.window();
+      statementLines.push(`- ${i * windowMinutes}–${(i + 1) * windowMinutes} min`, ...lines);
+      console.error(lines.join("\n"));
+    }
   }
   running = false;
   await Promise.all(loops);
@@ -316,5 +326,12 @@ export async function run(): Promise<string> {
     "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | reply HTTP p50 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | bench process RSS (MiB) | dead rows / most changed since ANALYZE / conversations analyzed | load |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
+    "",
+    statements
+      ? "Statements per window (pg_stat_statements: the most time in all, the longest once, " +
+        "the four longest VACUUM and ANALYZE):"
+      : "Statements per window: not shown (the server does not preload pg_stat_statements).",
+    "",
+    ...statementLines,
   ].join("\n");
 }
