@@ -8,7 +8,8 @@
  * per window: dead rows, the most rows changed in one table since its last
  * ANALYZE, and how long ago `conversations` was last analyzed (issue 44: plans
  * kept for tables as they were at start made every reply slower with uptime);
- * and this process's own memory, since every figure is taken here. Where the
+ * and this process's own memory, since every figure is taken here; each
+ * instance's event-loop stalls (parley_event_loop_delay_seconds from /metrics). Where the
  * server preloads pg_stat_statements, each window's costliest and longest
  * statements and the longest VACUUM and ANALYZE runs follow the table (statement_stats.ts).
  * The load: widget streams, agent replies,
@@ -21,12 +22,14 @@
 import postgres from "postgres";
 import { percentile, realPostgresUrl, withDatabase } from "./support.ts";
 import { startStatementStats } from "./statement_stats.ts";
+import { parseExposition } from "../tests/observability/prometheus.ts";
 import { readStream, startTestCluster } from "../tests/cluster/cluster_helpers.ts";
 import { T } from "../tests/helpers/fixtures.ts";
 import { page, startLocalSite } from "../tests/helpers/local_site.ts";
 import { connected, pusherClient, subscribe } from "../tests/realtime/pusher_helpers.ts";
 import { freshIp } from "../tests/widget/widget_client.ts";
 
+const METRICS_TOKEN = "soak-metrics-token-0123456789";
 const num = (name: string, fallback: number) => Number(Deno.env.get(name) ?? fallback);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -94,11 +97,35 @@ export async function run(): Promise<string> {
     // Thousands of messages: past the test plan's monthly quota, so the quota is lifted too.
     () =>
       startTestCluster({
-        env: { REALTIME_MAX_PER_IP: String(socketCount + 100) },
+        env: { REALTIME_MAX_PER_IP: String(socketCount + 100), METRICS_TOKEN },
         monthlyLimit: 100_000_000,
       }),
   );
   const lb = cluster.url;
+  /** Per instance: event-loop samples so far, and those later than 50 and 100 ms. */
+  const loopDelay = async (url: string) => {
+    const res = await fetch(`${url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const samples = parseExposition(await res.text())
+      .filter((x) => x.name === "parley_event_loop_delay_seconds_bucket");
+    const upTo = (le: string) => samples.find((x) => x.labels.le === le)?.value ?? 0;
+    const all = upTo("+Inf");
+    return { all, over50: all - upTo("0.05"), over100: all - upTo("0.1") };
+  };
+  let loopBefore = await Promise.all(cluster.instances.map((x) => loopDelay(x.url)));
+  /** Each instance's event-loop samples later than 50 / 100 ms this window (per 1,000 taken). */
+  const loopStalls = async () => {
+    const now = await Promise.all(cluster.instances.map((x) => loopDelay(x.url)));
+    const text = now.map((n, i) => {
+      const b = loopBefore[i]!;
+      const per1000 = (k: "over50" | "over100") =>
+        ((n[k] - b[k]) / Math.max(1, n.all - b.all) * 1000).toFixed(1);
+      return `${per1000("over50")}/${per1000("over100")}`;
+    }).join(" · ");
+    loopBefore = now;
+    return text;
+  };
   const stats = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   const statements = await startStatementStats(stats);
   const statementLines: string[] = [];
@@ -295,7 +322,7 @@ export async function run(): Promise<string> {
         f(w.firstDelta, 0.99)
       } | ${rss.map((r) => r.toFixed(0)).join(" / ")} | ${
         (await rssMiB(Deno.pid)).toFixed(0)
-      } | ${await databaseState()} | ${
+      } | ${await loopStalls()} | ${await databaseState()} | ${
         w.load.length ? (w.load.reduce((a, b) => a + b, 0) / w.load.length).toFixed(1) : "–"
       } |`,
     );
@@ -323,8 +350,8 @@ export async function run(): Promise<string> {
     "Replies alternate between the conversation that grows all run long and one started in the " +
     "window (the baseline beside it); load is the machine's mean 1-minute load average.",
     "",
-    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | reply HTTP p50 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | bench process RSS (MiB) | dead rows / most changed since ANALYZE / conversations analyzed | load |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| Window | streams / replies / heartbeats | errors | reply → event p50 / p99, growing conversation (ms) | same, fresh conversation (ms) | reply HTTP p50 (ms) | first delta p50 / p99 (ms) | RSS per instance (MiB) | bench process RSS (MiB) | event-loop samples late > 50 / > 100 ms per 1,000, per instance | dead rows / most changed since ANALYZE / conversations analyzed | load |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows,
     "",
     statements

@@ -11,6 +11,7 @@
  * sets; models capped (`boundedModel`). No ids of any kind.
  */
 import client from "prom-client";
+import { watchEventLoopDelay } from "./event_loop_delay.ts";
 
 /** Scrape-time readings of one running server (sockets, queue, pool). */
 export interface MetricsSource {
@@ -126,6 +127,7 @@ type Metrics = ReturnType<typeof build>;
 
 let registry: client.Registry | null = null;
 let m: Metrics | null = null;
+let stopLoopWatch: (() => void) | null = null;
 const sources = new Set<MetricsSource>();
 
 /**
@@ -138,11 +140,14 @@ export function enableMetrics(source: MetricsSource): () => void {
     m = build(registry);
     addCollectors(registry);
     client.collectDefaultMetrics({ register: registry, prefix: "parley_" });
+    stopLoopWatch = watchEventLoopDelay(registry);
   }
   sources.add(source);
   return () => {
     sources.delete(source);
     if (sources.size > 0 || !registry) return;
+    stopLoopWatch?.();
+    stopLoopWatch = null;
     registry.clear();
     registry = null;
     m = null;

@@ -330,6 +330,21 @@ Deno.test(
         );
         assertOk(!after.text.includes("/no/such/"));
       });
+
+      await t.step("the event loop's delay: a stall shows in its histogram", async () => {
+        // The server runs in this process: a busy wait here holds its event loop too.
+        const late = (x: Scrape) =>
+          x.sum("parley_event_loop_delay_seconds_count") -
+          x.sum("parley_event_loop_delay_seconds_bucket", { le: "0.1" });
+        const before = await metrics();
+        assertOk(before.sum("parley_event_loop_delay_seconds_count") > 0, "sampled from the start");
+        const until = performance.now() + 250;
+        while (performance.now() < until) { /* the stall */ }
+        await new Promise((r) => setTimeout(r, 60));
+        const after = await metrics();
+        assertOk(late(after) - late(before) >= 1, "a sample past 100 ms: the stall");
+        assertOk(moved(before, after, "parley_event_loop_delay_seconds_sum") >= 0.2);
+      });
     } finally {
       await s.stop();
       await receiver.stop();
