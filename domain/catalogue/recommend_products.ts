@@ -5,10 +5,11 @@
  * docs/answering.md):
  * - `off`: never; nothing is searched (nor for a workspace known to have no
  *   catalogue: catalogue_presence.ts).
- * - `reactive` (default): only when the question is about products: the
- *   best product holds question words (in its name or its description), and
- *   the question's words are mostly the catalogue's rather than the help
- *   centre's: a word the
+ * - `reactive` (default): only when the question is about products: it is
+ *   not about something already bought (a charge, an order, a return, a
+ *   fault, how to work what one has: after_purchase.ts), the best product
+ *   holds question words (in its name or its description), and the question's
+ *   words are mostly the catalogue's rather than the help centre's: a word the
  *   bot's knowledge uses and the shown products do not ("return", "refund",
  *   "password") marks a support question and counts against. Words neither
  *   knows ("much", "recommend") are neutral.
@@ -50,6 +51,7 @@ import { providerInfo } from "../ai/providers.ts";
 import { fuse, MIN_SIMILARITY, questionWords } from "../knowledge/retrieve_chunks.ts";
 import { minorUnitDigits } from "../money.ts";
 import { knownToHaveNoCatalogue, rememberNoCatalogue } from "./catalogue_presence.ts";
+import { afterPurchase } from "./after_purchase.ts";
 import { type PriceLimits, readPriceLimits, withinLimits } from "./price_limits.ts";
 import {
   forgetVocabulary,
@@ -138,6 +140,8 @@ export async function recommendProducts(
   const mode = recommendModeOf(input.bot);
   if (mode === "off") return [];
   if (knownToHaveNoCatalogue(input.workspaceId)) return [];
+  // About something already bought (a charge, a return, a fault): support, whatever it names.
+  if (mode === "reactive" && afterPurchase(input.query)) return [];
   const { limits, text } = readPriceLimits(input.query);
   const { words, weights } = weighedWords(text);
   if (!words.length) return [];
