@@ -228,7 +228,10 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
   const top = search.hits[0];
   if (!top) return () => true;
   const heads = new Set(search.headLexemes);
-  const topHolds = new Set(top.matched).size;
+  // A word's other forms count as the word ("leaf rakes": "leaf" and "leaves" are one word).
+  const formOf = new Map(search.forms.map((f) => [f.lex, f.of]));
+  const words = (matched: string[]) => new Set(matched.map((l) => formOf.get(l) ?? l)).size;
+  const topHolds = words(top.matched);
   const topHasHead = top.matched.some((l) => heads.has(l));
   const byId = new Map(search.hits.map((h) => [h.id, h]));
   return (id) => {
@@ -239,7 +242,7 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
       : MIN_RELATIVE_TEXT_SCORE;
     if (hit.score < top.score * share) return false;
     if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
-    return new Set(hit.matched).size * 3 >= topHolds * 2;
+    return words(hit.matched) * 3 >= topHolds * 2;
   };
 }
 
