@@ -97,8 +97,9 @@ const SUPPORT_WORD_WEIGHT = 2;
 const CONTEXT_WEIGHT = 0.5;
 /**
  * Verbs (as stemmed) a shopper says a need with ("to see in the dark", "to
- * keep my knives sharp", "stop me slipping"): a help centre uses them too, but
- * they name no help-centre topic, so they never count against.
+ * keep my knives sharp", "stop me slipping"), and the words a shopper asks
+ * with ("do you sell", "something", "any ideas"): a help centre uses them
+ * too, but they name no help-centre topic, so they never count against.
  */
 const NEED_VERBS = new Set([
   "see",
@@ -112,6 +113,16 @@ const NEED_VERBS = new Set([
   "help",
   "find",
   "look",
+  // And the words a shopper asks with ("do you sell", "something", "any ideas").
+  "sell",
+  "buy",
+  "stock",
+  "recommend",
+  "suggest",
+  "idea",
+  "someth",
+  "anyth",
+  "thing",
 ]);
 /** What follows these says what the product is for, not what it is. */
 const CONTEXT_START = new RegExp(

@@ -82,7 +82,8 @@ Object.assign(acme, {
   type: "text",
   title: "Prices and refunds",
   content: "All prices are in euros and include VAT. Send an unused order back within 30 days " +
-    "for a full refund to your card.",
+    "for a full refund to your card. We sell online and in our shop; something bought in the " +
+    "shop can be returned there too.",
 });
 
 const s = await startTestServer({
@@ -193,6 +194,16 @@ Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
       assertEquals(await shown(q), [], q);
     }
   });
+
+  await t.step(
+    '"do you sell" and "something" are a shopper\'s words, not the help centre\'s',
+    async () => {
+      assertEquals(names(await shown("Do you sell winter gloves?")), ["Winter Gloves"]);
+      assertEquals(names(await shown("something warm for my hands on cold mornings")), [
+        "Winter Gloves",
+      ]);
+    },
+  );
 
   await t.step("a broken thing said with a wish to buy a new one is a shopper's", async () => {
     const products = await shown("My old helmet broke, can you recommend a new commuter helmet?");
