@@ -19,9 +19,12 @@
  * (`cobble_lane_store.json`, `shopper_judging_questions.json`), tuned on since
  * its misses were seen; then a pet shop written before the plain-words change
  * (`whisker_wag_store.json`, `pet_judging_questions.json`), tuned on since too.
- * The judging set now is a British garden shop (prices in GBP, tags), written
- * before the catalogue-senses change (`fernhollow_garden_store.json`,
- * `garden_judging_questions.json`). Besides the
+ * Then a British garden shop (prices in GBP, tags), written before the
+ * catalogue-senses change (`fernhollow_garden_store.json`,
+ * `garden_judging_questions.json`), tuned on since. The judging set now is an
+ * American stationery shop (prices in USD), written before the
+ * support-questions change (`inkwell_quire_store.json`,
+ * `stationery_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -367,9 +370,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("whisker_wag_store.json", "pet_judging_questions.json"),
     },
     {
+      // Issue 42's third judging set; its misses were seen at the last stop, so it tunes now.
       name: "garden shop (issue 42, third judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("fernhollow_garden_store.json", "garden_judging_questions.json"),
+    },
+    {
+      name: "stationery shop (issue 42, fourth judging)",
+      role: "judging",
+      ...await storeFromFiles("inkwell_quire_store.json", "stationery_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.

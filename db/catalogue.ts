@@ -146,6 +146,8 @@ export interface CatalogueSearch {
   writtenLexemes: string[];
   /** Those the bot's knowledge vocabulary holds (knowledge_terms). */
   knowledgeLexemes: string[];
+  /** Another form's lexeme and the lexeme of the word as written it stands for ("leav" → "leaf"). */
+  forms: { lex: string; of: string }[];
   /** For `unsure` words known neither way: the nearest knowledge lexeme by trigrams. */
   nearSupport: { word: string; lex: string }[];
   hits: ProductHit[];
@@ -278,6 +280,9 @@ const CATALOGUE_SEARCH = `
            COALESCE((SELECT array_agg(DISTINCT lex) FROM written), '{}') AS written_lexemes,
            COALESCE((SELECT json_agg(json_build_object('word', word, 'lex', lex))
                        FROM near_support), '[]') AS near_support,
+           COALESCE((SELECT json_agg(DISTINCT jsonb_build_object('lex', a.lex, 'of', w.lex))
+                       FROM alt a JOIN written w ON w.word = a.word
+                      WHERE a.lex <> w.lex), '[]') AS forms,
            COALESCE((SELECT array_agg(t.lex) FROM terms t
                       WHERE EXISTS (SELECT 1 FROM knowledge_terms k
                                      WHERE k.chatbot_id = $6 AND k.lexeme = t.lex)), '{}')
@@ -321,6 +326,7 @@ export async function searchCatalogue(
       written_lexemes: string[];
       near_support: { word: string; lex: string }[];
       knowledge_lexemes: string[];
+      forms: { lex: string; of: string }[];
       hits: ProductHit[];
     }[]
   >(CATALOGUE_SEARCH, [
@@ -352,6 +358,7 @@ export async function searchCatalogue(
     writtenLexemes: row?.written_lexemes ?? [],
     nearSupport: row?.near_support ?? [],
     knowledgeLexemes: row?.knowledge_lexemes ?? [],
+    forms: row?.forms ?? [],
     hits: (row?.hits ?? []).map((h) => ({ ...h, price_minor: Number(h.price_minor) })),
   };
 }

@@ -5,10 +5,11 @@
  * docs/answering.md):
  * - `off`: never; nothing is searched (nor for a workspace known to have no
  *   catalogue: catalogue_presence.ts).
- * - `reactive` (default): only when the question is about products: the
- *   best product holds question words (in its name or its description), and
- *   the question's words are mostly the catalogue's rather than the help
- *   centre's: a word the
+ * - `reactive` (default): only when the question is about products: it is
+ *   not about something already bought (a charge, an order, a return, a
+ *   fault, how to work what one has: after_purchase.ts), the best product
+ *   holds question words (in its name or its description), and the question's
+ *   words are mostly the catalogue's rather than the help centre's: a word the
  *   bot's knowledge uses and the shown products do not ("return", "refund",
  *   "password") marks a support question and counts against. Words neither
  *   knows ("much", "recommend") are neutral.
@@ -50,6 +51,7 @@ import { providerInfo } from "../ai/providers.ts";
 import { fuse, MIN_SIMILARITY, questionWords } from "../knowledge/retrieve_chunks.ts";
 import { minorUnitDigits } from "../money.ts";
 import { knownToHaveNoCatalogue, rememberNoCatalogue } from "./catalogue_presence.ts";
+import { afterPurchase } from "./after_purchase.ts";
 import { type PriceLimits, readPriceLimits, withinLimits } from "./price_limits.ts";
 import {
   forgetVocabulary,
@@ -95,8 +97,9 @@ const SUPPORT_WORD_WEIGHT = 2;
 const CONTEXT_WEIGHT = 0.5;
 /**
  * Verbs (as stemmed) a shopper says a need with ("to see in the dark", "to
- * keep my knives sharp", "stop me slipping"): a help centre uses them too, but
- * they name no help-centre topic, so they never count against.
+ * keep my knives sharp", "stop me slipping"), and the words a shopper asks
+ * with ("do you sell", "something", "any ideas"): a help centre uses them
+ * too, but they name no help-centre topic, so they never count against.
  */
 const NEED_VERBS = new Set([
   "see",
@@ -110,6 +113,16 @@ const NEED_VERBS = new Set([
   "help",
   "find",
   "look",
+  // And the words a shopper asks with ("do you sell", "something", "any ideas").
+  "sell",
+  "buy",
+  "stock",
+  "recommend",
+  "suggest",
+  "idea",
+  "someth",
+  "anyth",
+  "thing",
 ]);
 /** What follows these says what the product is for, not what it is. */
 const CONTEXT_START = new RegExp(
@@ -138,6 +151,8 @@ export async function recommendProducts(
   const mode = recommendModeOf(input.bot);
   if (mode === "off") return [];
   if (knownToHaveNoCatalogue(input.workspaceId)) return [];
+  // About something already bought (a charge, a return, a fault): support, whatever it names.
+  if (mode === "reactive" && afterPurchase(input.query)) return [];
   const { limits, text } = readPriceLimits(input.query);
   const { words, weights } = weighedWords(text);
   if (!words.length) return [];
@@ -224,7 +239,10 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
   const top = search.hits[0];
   if (!top) return () => true;
   const heads = new Set(search.headLexemes);
-  const topHolds = new Set(top.matched).size;
+  // A word's other forms count as the word ("leaf rakes": "leaf" and "leaves" are one word).
+  const formOf = new Map(search.forms.map((f) => [f.lex, f.of]));
+  const words = (matched: string[]) => new Set(matched.map((l) => formOf.get(l) ?? l)).size;
+  const topHolds = words(top.matched);
   const topHasHead = top.matched.some((l) => heads.has(l));
   const byId = new Map(search.hits.map((h) => [h.id, h]));
   return (id) => {
@@ -235,7 +253,7 @@ function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
       : MIN_RELATIVE_TEXT_SCORE;
     if (hit.score < top.score * share) return false;
     if (topHasHead && !hit.matched.some((l) => heads.has(l))) return false;
-    return new Set(hit.matched).size * 3 >= topHolds * 2;
+    return words(hit.matched) * 3 >= topHolds * 2;
   };
 }
 

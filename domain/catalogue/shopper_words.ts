@@ -171,7 +171,8 @@ export async function shopperAlternatives(
     if (plural && vocab.known.has(plural)) out.push({ of: w, alt: plural, always: true });
   }
   const derived = new Set(out.filter((a) => a.always).map((a) => a.of));
-  const unknown = unsure.filter((w) => !vocab.known.has(w) && !derived.has(w));
+  // The words a shopper asks with ("looking", "need") are spelt right: "looking" is not "locking".
+  const unknown = unsure.filter((w) => !vocab.known.has(w) && !derived.has(w) && !GENERIC.has(w));
   for (const w of unknown) {
     // A misspelt plural ("helmts") is compared as its singular too: catalogues name things once.
     const forms = w.length > ONE_EDIT_FROM && w.endsWith("s") ? [w, w.slice(0, -1)] : [w];

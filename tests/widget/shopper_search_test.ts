@@ -8,7 +8,10 @@
  * is never "corrected" into another word; a price said in words ("a hundred
  * quid"), a negated ceiling ("not under 800") and a bare range after a price
  * word ("price 700-800") are read; a support question naming a price (with a
- * misspelt help-centre word) shows none.
+ * misspelt help-centre word) shows none, nor does one about something already
+ * bought that names the product, its price or a quantity (a double charge, an
+ * order, a delivery, an exchange, a discount code, how to work it), while a
+ * broken thing said with a wish to buy a new one is still a shopper's.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
@@ -79,7 +82,8 @@ Object.assign(acme, {
   type: "text",
   title: "Prices and refunds",
   content: "All prices are in euros and include VAT. Send an unused order back within 30 days " +
-    "for a full refund to your card.",
+    "for a full refund to your card. We sell online and in our shop; something bought in the " +
+    "shop can be returned there too.",
 });
 
 const s = await startTestServer({
@@ -173,6 +177,37 @@ Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
   await t.step("a support question naming a price shows no products", async () => {
     assertEquals(await shown("Can I get a refnd on the 69 € helmet?"), []);
     assertEquals(await shown("Are your prices in euros with VAT?"), []);
+  });
+
+  await t.step("a question about something already bought shows no products", async () => {
+    for (
+      const q of [
+        "I was charged twice for the €69 commuter helmet",
+        "Where is my order of 2 pairs of winter gloves?",
+        "The folding commuter bike I bought last week arrived scratched",
+        "The Metro Commuter Helmet I got is too small, can I swap it for the road one?",
+        "My discount code for 10% off the helmet didn't work",
+        "How do I adjust the rear light on my commuter helmet?",
+        "Is shipping free on a commuter bike over 700 euros?",
+      ]
+    ) {
+      assertEquals(await shown(q), [], q);
+    }
+  });
+
+  await t.step(
+    '"do you sell" and "something" are a shopper\'s words, not the help centre\'s',
+    async () => {
+      assertEquals(names(await shown("Do you sell winter gloves?")), ["Winter Gloves"]);
+      assertEquals(names(await shown("something warm for my hands on cold mornings")), [
+        "Winter Gloves",
+      ]);
+    },
+  );
+
+  await t.step("a broken thing said with a wish to buy a new one is a shopper's", async () => {
+    const products = await shown("My old helmet broke, can you recommend a new commuter helmet?");
+    assertEquals(names(products), ["Metro Commuter Helmet"]);
   });
 
   await s.stop();

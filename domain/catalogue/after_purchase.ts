@@ -1,0 +1,76 @@
+/**
+ * Whether a question is about something already bought (issue 42): a support
+ * question that names a product, a price or an amount ("I was charged twice
+ * for the £12 notebook", "can I return the printer I bought", "how do I fill
+ * my fountain pen") reads like a shopper's to retrieval, since its words are
+ * the catalogue's. What gives it away is not its topic but its tense and its
+ * owner: a purchase, a charge or a delivery in the past, the visitor's order,
+ * parcel or refund, a fault in something they have, an after-sales policy
+ * (returns, warranty, shipping costs, discount codes), or how to look after or
+ * work something that is theirs. A fault or a purchase said with a wish to buy
+ * ("my kettle broke, can you recommend a new one?", "I bought your pen, do
+ * you sell refills?") is still a shopper's.
+ */
+
+/** Signs that hold whatever else is asked. */
+const ALWAYS: RegExp[] = [
+  // Charged, billed or refunded: "I was charged twice", "you charged me", "double charged".
+  /\b(?:was|were|been|got|get|being|am|you|they)\s+(?:\w+\s+)?(?:charged|billed|overcharged|debited|refunded)\b/,
+  /\b(?:charged|billed)\s+(?:me\s+)?(?:twice|double|two times)\b|\bdouble[- ]?charged?\b/,
+  // A fee for a service: "how much do you charge to put it up".
+  /\b(?:do|will|would|does)\s+(?:you|it)\s+charge\b/,
+  // The visitor's order and what goes with it.
+  /\b(?:my|our)\s+(?:\w+\s+)?(?:orders?|parcels?|package|delivery|refund|payment|purchase|invoice|receipt|account|subscription|money|tracking|code|voucher|coupon|card|password|login|basket|cart)\b/,
+  // A delivery that did not come, or came in a state.
+  /\b(?:hasn't|has not|haven't|have not|hadn't|never|didn't|did not|not yet|yet to)\s+(?:\w+\s+)?(?:arrived?|come|came|turned up|shown up|been delivered|delivered|received|come through|gone through)\b/,
+  /(?<!\b(?:have|has|had)\b[^.?!]*)\barrived\b/,
+  /\b(?:says|said|shows|showed|marked(?: as)?)\s+(?:it was\s+|as\s+)?delivered\b/,
+  // After-sales policies.
+  /\b(?:refunds?|refunded|refunding|returns?|returned|returning|exchange|exchanged|exchanging|cancel(?:led|ed|ling|ing)?)\b/,
+  /\bmoney\s+back\b|\bsend\s+(?:(?:it|them|this|that|these|those|\w+)\s+)?back\b/,
+  /\bcovered\s+(?:by|under)\b|\bunder\s+(?:the\s+)?(?:warranty|guarantee)\b/,
+  /\b(?:warranty|guarantee)\s+(?:cover|covers|claim)\b/,
+  /\b(?:discount|promo|promotional|voucher|coupon|gift)\s+codes?\b/,
+  /\bprice[- ]match/,
+  // How the shop is paid, ships and opens.
+  /\bpayment\s+methods?\b|\binstal?lments?\b|\bpay\s+(?:by|with|using|in)\b/,
+  /\bdo\s+you\s+(?:ship|deliver|post)\s+(?:to|abroad|overseas|internationally)\b/,
+  /\bhow\s+long\s+(?:does|will|do)\s+(?:the\s+)?(?:shipping|delivery|postage|dispatch)\b/,
+  /\bopening\s+(?:hours|times)\b|\bwhat\s+time\s+(?:do|does)\b[^.?!]*\b(?:open|close)\b/,
+  /\b(?:shipping|delivery|postage)\s+(?:to|cost|costs|charge|charges|fee|fees|time|times|address|free)\b/,
+  /\b(?:free|express|next[- ]day|standard|international)\s+(?:shipping|delivery|postage)\b/,
+  /\bhow\s+much\s+(?:is|does|for)\s+(?:the\s+)?(?:shipping|delivery|postage)\b/,
+  // How to look after or work something the visitor has.
+  new RegExp(
+    "\\bhow\\s+(?:do|can|should|would|to)\\s+(?:i\\s+|we\\s+|you\\s+)?(?:" +
+      "clean|wash|dry|season|descale|reproof|waterproof|oil|fill|refill|change|fix|repair|reset|" +
+      "set\\s+up|install|assemble|put\\s+together|charge|recharge|adjust|register|connect|pair|" +
+      "update|unblock|unjam|load|insert|remove|maintain|care\\s+for|look\\s+after|empty|open|" +
+      "unlock|track|use|apply|redeem|unsubscribe|delete|close" +
+      ")\\b(?:\\s+\\w+){0,3}?\\s+(?:my|our|the|this|that|these|those|it|them)\\b",
+  ),
+];
+
+/** Signs that a wish to buy outweighs ("…, do you have a bigger one?"). */
+const UNLESS_BUYING: RegExp[] = [
+  // Bought, ordered, used or received: "the printer I bought", "boots I've worn".
+  /\b(?:i|we|i've|we've|i have|we have|i had|you|they|\w+)\s+(?:just\s+|already\s+|recently\s+|only\s+)?(?:bought|ordered|purchased|paid|received)\b/,
+  /\b(?:i've|i have|we've|we have)\s+(?:already\s+|only\s+|just\s+)?(?:used|worn|opened|washed|tried)\b/,
+  /\b(?:the|that|this|these|those)\s+(?:[\w-]+\s+){1,4}(?:i|we)\s+got\b/,
+  // A fault in something the visitor has.
+  /\b(?:broke|broken|cracked|damaged|faulty|defective|leaking|stopped\s+working|came\s+apart|fell\s+apart|falling\s+apart|dried\s+out|dead\s+on\s+arrival|jammed|jamming|missing\s+(?:parts?|pieces?))\b/,
+  /\b(?:doesn't|does not|isn't|is not|won't|will not|wouldn't|didn't|did not)\s+(?:work|charge|turn\s+on|switch\s+on|start|connect|working|charging)\b/,
+  /\bjams\s+(?:every|each|when|whenever|all|constantly|up)\b/,
+  /\bwrong\s+(?:size|colou?r|item|one|product|model)\b/,
+];
+
+/** Asking for something to buy: "do you sell", "recommend", "a new one", refills. */
+const BUYING =
+  /\b(?:do|does)\s+you\s+(?:sell|have|stock|carry|make|do)\b|\b(?:recommend|suggest|buy|looking\s+for|shopping\s+for|a\s+new|new\s+one|another\s+one|spares?|refills?|upgrade|any\s+ideas)\b/;
+
+/** Whether `question` reads as support for something already bought (see the module's comment). */
+export function afterPurchase(question: string): boolean {
+  const text = question.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+  if (ALWAYS.some((re) => re.test(text))) return true;
+  return UNLESS_BUYING.some((re) => re.test(text)) && !BUYING.test(text);
+}
