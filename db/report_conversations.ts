@@ -68,7 +68,10 @@ export async function startedByTag(
  * time and whether no human wrote in it (`first_human_reply_at`, kept by the
  * agents' replies: migration 0280): closed as resolved (at `resolved_at`), or
  * left with the bot as the overview counts it (no handoff, an AI reply, no
- * human reply, quiet since `quietBefore`; at its last message).
+ * human reply, quiet since `quietBefore`; at its last message). An AI reply:
+ * rolled up with the messages (`report_ai_replied`), or a message above the
+ * watermark, both read in the statement's one snapshot, in which a round is
+ * whole or absent: exact whatever the job is doing.
  */
 function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
   return sql`
@@ -85,7 +88,10 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
        AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
        AND c.last_message_at < ${quietBefore} AND c.first_human_reply_at IS NULL
-       AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.role = 'assistant')`;
+       AND (EXISTS (SELECT 1 FROM report_ai_replied a WHERE a.conversation_id = c.id)
+            OR EXISTS (SELECT 1 FROM messages m
+                        WHERE m.conversation_id = c.id AND m.role = 'assistant'
+                          AND m.id > (SELECT watermark FROM report_rollup_state WHERE id = 1)))`;
 }
 
 /** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
