@@ -69,11 +69,16 @@ export async function startedByTag(
  * agents' replies: migration 0280): closed as resolved (at `resolved_at`), or
  * left with the bot as the overview counts it (no handoff, an AI reply, no
  * human reply, quiet since `quietBefore`; at its last message). An AI reply:
- * rolled up with the messages (`report_ai_replied`), or a message above the
- * watermark, both read in the statement's one snapshot, in which a round is
- * whole or absent: exact whatever the job is doing.
+ * rolled up with the messages (`report_ai_replied`), or a message above
+ * `watermark`, read before this statement: the watermark only grows, and a
+ * round notes its AI replies in the transaction that moves it, so every AI
+ * reply is either noted in this statement's snapshot or above the value read.
+ * Joins to a value, not EXISTS subqueries: the planner costed those per row
+ * (the probe of `messages` as if a third of it matched), the statement's cost
+ * crossed PostgreSQL's JIT thresholds, and compiling took about 0.7 s a run
+ * (measured: 1,050 ms with JIT, 345 ms without).
  */
-function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
+function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date, watermark: number) {
   return sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.resolved_at AS at, true AS closed,
            extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs,
@@ -85,13 +90,14 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.last_message_at, false,
            extract(epoch FROM c.last_message_at - c.created_at)::float8, true
       FROM conversations c
+      LEFT JOIN report_ai_replied a ON a.conversation_id = c.id
+      LEFT JOIN (SELECT DISTINCT m.conversation_id FROM messages m
+                  WHERE m.id > ${watermark} AND m.role = 'assistant') t
+        ON t.conversation_id = c.id
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
        AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
        AND c.last_message_at < ${quietBefore} AND c.first_human_reply_at IS NULL
-       AND (EXISTS (SELECT 1 FROM report_ai_replied a WHERE a.conversation_id = c.id)
-            OR EXISTS (SELECT 1 FROM messages m
-                        WHERE m.conversation_id = c.id AND m.role = 'assistant'
-                          AND m.id > (SELECT watermark FROM report_rollup_state WHERE id = 1)))`;
+       AND (a.conversation_id IS NOT NULL OR t.conversation_id IS NOT NULL)`;
 }
 
 /** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
@@ -188,7 +194,9 @@ export async function resolutionStats(
   timeZone: string,
   totalsOnly = false,
 ): Promise<DurationStats[]> {
-  const rows = resolvedRows(sql, s, quietBefore);
+  const [st] = await sql<{ watermark: number }[]>`
+    SELECT watermark FROM report_rollup_state WHERE id = 1`;
+  const rows = resolvedRows(sql, s, quietBefore, Number(st!.watermark));
   return await durationStats(sql, rows, "by_ai", timeZone, totalsOnly);
 }
 
