@@ -88,6 +88,11 @@ export interface Config {
    */
   dbMaintenance: "auto" | "on" | "off";
   dbMaintenanceSeconds: number;
+  /**
+   * Seconds between rounds of the reports' message rollup (REPORT_ROLLUP_SECONDS,
+   * default 30; 0: off, the report then counts unrolled messages itself).
+   */
+  reportRollupSeconds: number;
 
   /**
    * Customer-context hosts allowed although private (`host` or `host:port`):
@@ -399,6 +404,13 @@ export function loadConfig(env: Env = Deno.env.toObject()): Config {
       env.DB_MAINTENANCE_SECONDS,
       30,
       1,
+      86_400,
+    ),
+    reportRollupSeconds: parseIntRange(
+      "REPORT_ROLLUP_SECONDS",
+      env.REPORT_ROLLUP_SECONDS,
+      30,
+      0,
       86_400,
     ),
 

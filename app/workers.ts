@@ -12,6 +12,7 @@ import { startAuditPruner } from "../domain/audit/audit_pruner.ts";
 import { startRetentionWorker } from "../domain/retention/retention_worker.ts";
 import { startSyncScheduler } from "../domain/knowledge/sync_scheduler.ts";
 import { startMaintenanceWorker } from "../domain/maintenance/maintenance_worker.ts";
+import { startReportRollupWorker } from "../domain/reports/report_rollup_worker.ts";
 
 export type WorkerFactory = (deps: AppDeps) => Worker;
 
@@ -25,6 +26,7 @@ const FACTORIES: WorkerFactory[] = [
   startRetentionWorker,
   startSyncScheduler,
   startMaintenanceWorker,
+  startReportRollupWorker,
 ];
 
 export function startWorkers(deps: AppDeps): Worker[] {

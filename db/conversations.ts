@@ -153,8 +153,14 @@ export async function updateConversation(
   if (Object.keys(values).length === 0) {
     return (await findConversationById(sql, workspaceId, id))!;
   }
+  // A new handoff request: the reports' first response is the first human message at or after
+  // it (migration 0280), normally none yet; one index probe, on a request only.
+  const firstResponse = patch.handoff_requested_at === undefined ? sql`` : sql`,
+    first_response_at = (SELECT min(m.created_at) FROM messages m
+                          WHERE m.conversation_id = conversations.id AND m.role = 'agent'
+                            AND m.created_at >= ${patch.handoff_requested_at}::timestamptz)`;
   const [row] = await sql<ConversationRow[]>`
-    UPDATE conversations SET ${sql(values as Record<string, never>)}
+    UPDATE conversations SET ${sql(values as Record<string, never>)}${firstResponse}
      WHERE workspace_id = ${workspaceId} AND id = ${id}
     RETURNING *`;
   return row!;

@@ -31,3 +31,17 @@ export function conversationsInScope(sql: Executor, s: ReportScope) {
 export function isFiltered(s: ReportScope): boolean {
   return s.chatbotId !== undefined || s.assigneeId !== undefined || s.tagId !== undefined;
 }
+
+const QUARTER_MS = 15 * 60_000;
+/** Since 1980 every zone's offset has been whole quarters; older ones had seconds (LMT). */
+const QUARTER_OFFSETS_SINCE = Date.UTC(1980, 0, 1);
+
+/**
+ * Whether the period is made of whole quarter hours that each lie in one local
+ * hour; else (a period before 1980 in a zone of its time) messages are counted
+ * one by one.
+ */
+export function quarterAligned(s: ReportScope): boolean {
+  return s.since.getTime() % QUARTER_MS === 0 && s.until.getTime() % QUARTER_MS === 0 &&
+    s.since.getTime() >= QUARTER_OFFSETS_SINCE;
+}

@@ -3,7 +3,9 @@
  * beside the previous period's of the same length, the charts' series, the
  * busiest hours, and the per agent, bot and tag tables. The bot, agent and
  * tag filters are checked like the history's (another workspace's is 422 on
- * its field). Read-only: several grouped queries, nothing written.
+ * its field). Read-only: several grouped queries, nothing written; message
+ * counts come from the rollup below its watermark and from the messages above
+ * it (db/report_messages.ts), so they are exact whatever the job has done.
  */
 import type { Executor } from "../../db/client.ts";
 import type { ReportScope } from "../../db/report_scope.ts";
@@ -70,11 +72,13 @@ async function scopeOf(
   };
 }
 
+/** The rows of a period; `totalsOnly` for the previous period (its headline figures only). */
 async function figureRows(
   sql: Executor,
   s: ReportScope,
   timeZone: string,
   quietBefore: Date,
+  totalsOnly = false,
 ): Promise<FigureRows> {
   const [
     started,
@@ -88,8 +92,8 @@ async function figureRows(
   ] = await Promise.all([
     startedConversations(sql, s, timeZone),
     hourlyMessages(sql, s, timeZone),
-    resolutionStats(sql, s, quietBefore, timeZone),
-    firstResponseStats(sql, s, timeZone),
+    resolutionStats(sql, s, quietBefore, timeZone, totalsOnly),
+    firstResponseStats(sql, s, timeZone, totalsOnly),
     ratingCounts(sql, s),
     extraTotals(sql, s),
     assistUsageByBot(sql, s),
@@ -132,6 +136,7 @@ export async function buildReport(
       { ...scope, since: previous.since, until: previous.until },
       period.timeZone,
       quietBefore,
+      true,
     ),
     startedByTag(sql, current),
     reportLabels(sql, workspaceId),
