@@ -129,7 +129,7 @@ const CONTEXT_START = new RegExp(
   "(?<![\\p{L}])(?:(?:for|on|to|with|fits?|onto|under)\\s+(?:my|your|our|his|her|their|the|a|an)" +
     // "toys for puppies": a plural after "for" is who it is for.
     "|for(?=\\s+\\p{L}+s(?![\\p{L}])))\\s",
-  "u",
+  "gu", // global for matchAll, which copies it: no lastIndex is shared between calls
 );
 /** "looking for a commuter bike": what follows is what is wanted, not what it goes with. */
 const ASKING_FOR = /(?:look|looking|search|searching|shopping|hunting|asking)\s+$/u;
@@ -221,8 +221,7 @@ function weighedWords(text: string): { words: string[]; weights: number[] } {
 
 /** Where what the product goes with starts in `sentence` (-1: nowhere). */
 function contextStart(sentence: string): number {
-  const re = new RegExp(CONTEXT_START.source, "gu");
-  for (const m of sentence.matchAll(re)) {
+  for (const m of sentence.matchAll(CONTEXT_START)) {
     if (!ASKING_FOR.test(sentence.slice(0, m.index))) return m.index;
   }
   return -1;
