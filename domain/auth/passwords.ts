@@ -6,6 +6,15 @@ const COST = 10;
 // unknown makes a failed login take the same time whether or not the user exists.
 const DUMMY_HASH = "$2b$10$bl2LwNDjEubmb.rjXYwJKObraNF./JrzvO2OYgvF0cvgSGXiySVr.";
 
+/**
+ * A bcrypt hash made elsewhere (a seed's `password_hash`, e.g. users moved
+ * from a Devise or Laravel app) is taken only at our cost or slower.
+ */
+export function isAcceptedPasswordHash(hash: string): boolean {
+  const m = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/.exec(hash);
+  return m !== null && Number(m[1]) >= COST && Number(m[1]) <= 31;
+}
+
 export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, COST);
 }

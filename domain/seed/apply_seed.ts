@@ -99,12 +99,11 @@ async function seedWorkspace(
     }
     let userId: number;
     if (existing) {
-      const same = await verifyPassword(u.password, existing.password_hash);
       await users.updateUser(tx, wid, existing.id, {
         name: u.name,
         role: u.role as users.UserRow["role"],
         suspended: u.suspended,
-        passwordHash: same ? undefined : await hashPassword(u.password),
+        passwordHash: await changedPasswordHash(u, existing.password_hash),
       });
       userId = existing.id;
     } else {
@@ -112,7 +111,7 @@ async function seedWorkspace(
         workspaceId: wid,
         name: u.name,
         email: u.email,
-        passwordHash: await hashPassword(u.password),
+        passwordHash: u.password_hash ?? await hashPassword(u.password!),
         role: u.role as users.UserRow["role"],
         suspended: u.suspended,
       })).id;
@@ -222,6 +221,21 @@ async function seedIntegrations(
     }
     await linkIntegration(tx, deps.appKey, workspaceId, w);
   }
+}
+
+/**
+ * The hash to store for a seeded user who exists, or undefined to keep it: a
+ * password is re-hashed only when it no longer verifies (a fresh salt each
+ * time would rewrite the row at every start), a given hash only when it differs.
+ */
+async function changedPasswordHash(
+  u: SeedWorkspace["users"][number],
+  stored: string | null,
+): Promise<string | undefined> {
+  if (u.password_hash !== undefined) {
+    return u.password_hash === stored ? undefined : u.password_hash;
+  }
+  return await verifyPassword(u.password!, stored) ? undefined : await hashPassword(u.password!);
 }
 
 async function seedToken(

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/event_types.ts";
 import { PROVIDER_CODES } from "../ai/providers.ts";
 import { ROLES } from "../auth/permissions.ts";
+import { isAcceptedPasswordHash } from "../auth/passwords.ts";
 
 const knowledge = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), title: z.string().min(1).max(200), content: z.string() }),
@@ -24,10 +25,23 @@ const token = z.object({
 const user = z.object({
   name: z.string().min(1),
   email: z.string().email(),
-  password: z.string().min(1),
+  password: z.string().min(1).optional(),
+  /** A bcrypt hash instead of the password (users moved from another app keep theirs). */
+  password_hash: z.string().refine(
+    isAcceptedPasswordHash,
+    "A bcrypt hash ($2a$, $2b$ or $2y$) of cost 10 or more.",
+  ).optional(),
   role: z.enum(ROLES as [string, ...string[]]).default("agent"),
   suspended: z.boolean().default(false),
   tokens: z.array(token).default([]),
+}).superRefine((u, ctx) => {
+  if ((u.password === undefined) === (u.password_hash === undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["password"],
+      message: "Give password or password_hash, one of the two.",
+    });
+  }
 });
 
 const chatbot = z.object({

@@ -7,7 +7,7 @@
 import { assertEquals, assertMatch, assertOk } from "../helpers/assert.ts";
 import { http } from "../helpers/http.ts";
 import { serverTestOptions } from "../helpers/test_server.ts";
-import { standardSeed, T } from "../helpers/fixtures.ts";
+import { PASSWORD, PASSWORD_HASH, standardSeed, T } from "../helpers/fixtures.ts";
 import { applySeed } from "../../domain/seed/apply_seed.ts";
 import { createToken } from "../../domain/admin/create_token.ts";
 import { revokeToken } from "../../domain/admin/revoke_token.ts";
@@ -52,6 +52,64 @@ Deno.test("foundation HTTP contract", serverTestOptions, async (t) => {
       const before = await dumpSeededTables(s.deps.sql);
       await applySeed({ sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() }, standardSeed());
       assertEquals(await dumpSeededTables(s.deps.sql), before);
+    });
+
+    await t.step("a seed user gives a password or a bcrypt hash; both sign in", async () => {
+      const deps = { sql: s.deps.sql, appKey: s.deps.appKey, now: new Date() };
+      const seed = (users: unknown[]) => ({
+        workspaces: [{ name: "Seeded", slug: "seeded-passwords", users }],
+      });
+      const people = [
+        { name: "Pat Plain", email: "plain@seeded.test", password: "a plain seed password" },
+        { name: "Hal Hashed", email: "hashed@seeded.test", password_hash: PASSWORD_HASH },
+      ];
+      await applySeed(deps, seed(people));
+      const stored = () =>
+        s.deps.sql<{ email: string; password_hash: string }[]>`
+          SELECT email, password_hash FROM users WHERE email LIKE '%@seeded.test' ORDER BY email`;
+      const first = await stored();
+      assertEquals(first.map((u) => u.email), ["hashed@seeded.test", "plain@seeded.test"]);
+      assertEquals(first[0]!.password_hash, PASSWORD_HASH);
+      assertOk(first[1]!.password_hash.startsWith("$2"), "the plain password is stored hashed");
+      for (
+        const [email, password] of [
+          ["plain@seeded.test", "a plain seed password"],
+          ["hashed@seeded.test", PASSWORD],
+        ]
+      ) {
+        const login = await http(s.url, "POST", "/api/agent/login", {
+          body: { email, password, device_name: "seed check" },
+        });
+        assertEquals(login.status, 200, `${email}: ${JSON.stringify(login.body)}`);
+      }
+      await applySeed(deps, seed(people));
+      assertEquals(await stored(), first, "applied again, neither hash is rewritten");
+
+      const refused = async (users: unknown[]) => {
+        try {
+          await applySeed(deps, seed(users));
+        } catch (err) {
+          return (err as { errors?: Record<string, string[]> }).errors ?? {};
+        }
+        throw new Error("the seed was accepted");
+      };
+      const who = { name: "Wes Weak", email: "weak@seeded.test" };
+      // Cost 4: quick to guess, refused; a hash that is not bcrypt; both; neither.
+      const weak = PASSWORD_HASH.replace("$10$", "$04$");
+      assertEquals(
+        Object.keys(await refused([{ ...who, password_hash: weak }])),
+        ["workspaces.0.users.0.password_hash"],
+      );
+      assertEquals(
+        Object.keys(await refused([{ ...who, password_hash: "md5:0123456789abcdef" }])),
+        ["workspaces.0.users.0.password_hash"],
+      );
+      for (const both of [{ ...who, password: "x", password_hash: PASSWORD_HASH }, who]) {
+        assertEquals(Object.keys(await refused([both])), ["workspaces.0.users.0.password"]);
+      }
+      const [weakRows] = await s.deps.sql<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM users WHERE email = 'weak@seeded.test'`;
+      assertEquals(weakRows?.n, 0);
     });
 
     await t.step("a missing or malformed Authorization header is 401", async () => {

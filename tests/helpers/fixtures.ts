@@ -5,6 +5,12 @@
  */
 
 export const PASSWORD = "correct horse battery staple";
+/**
+ * PASSWORD's bcrypt hash (cost 10), given to the seed as `password_hash`: a
+ * server starting on the standard seed then hashes nothing, where hashing
+ * seven passwords took 0.5 s of CPU per start, about 200 starts per pass.
+ */
+export const PASSWORD_HASH = "$2b$10$g837YjdmvYHdQNwKAZzUT.SqCm9xUH47O1JjuzzWl4/OwmWIhcZ9K";
 
 /** Token plain texts: `T.acme.owner.api` etc. */
 export const T = {
@@ -90,7 +96,7 @@ export function standardSeed(overrides: { monthlyLimit?: number | null } = {}) {
           {
             name: "Ada Owner",
             email: EMAIL.acmeOwner,
-            password: PASSWORD,
+            password_hash: PASSWORD_HASH,
             role: "owner",
             tokens: [...tokens(T.acme.owner), {
               name: "expired",
@@ -102,28 +108,28 @@ export function standardSeed(overrides: { monthlyLimit?: number | null } = {}) {
           {
             name: "Abe Admin",
             email: EMAIL.acmeAdmin,
-            password: PASSWORD,
+            password_hash: PASSWORD_HASH,
             role: "administrator",
             tokens: tokens(T.acme.administrator),
           },
           {
             name: "Amy Agent",
             email: EMAIL.acmeAgent,
-            password: PASSWORD,
+            password_hash: PASSWORD_HASH,
             role: "agent",
             tokens: tokens(T.acme.agent),
           },
           {
             name: "Vic Viewer",
             email: EMAIL.acmeViewer,
-            password: PASSWORD,
+            password_hash: PASSWORD_HASH,
             role: "viewer",
             tokens: tokens(T.acme.viewer),
           },
           {
             name: "Sus Pended",
             email: EMAIL.acmeSuspended,
-            password: PASSWORD,
+            password_hash: PASSWORD_HASH,
             role: "agent",
             suspended: true,
             tokens: [{ name: "api", token: T.acme.suspendedUser, ability: "api" }],
@@ -176,7 +182,7 @@ export function standardSeed(overrides: { monthlyLimit?: number | null } = {}) {
         users: [{
           name: "Gus Owner",
           email: EMAIL.globexOwner,
-          password: PASSWORD,
+          password_hash: PASSWORD_HASH,
           role: "owner",
           tokens: tokens(T.globex.owner),
         }],
@@ -200,7 +206,7 @@ export function standardSeed(overrides: { monthlyLimit?: number | null } = {}) {
         users: [{
           name: "Uma Owner",
           email: EMAIL.umbrellaOwner,
-          password: PASSWORD,
+          password_hash: PASSWORD_HASH,
           role: "owner",
           tokens: [{ name: "api", token: T.suspendedWorkspace.owner.api, ability: "api" }],
         }],
