@@ -21,10 +21,12 @@
  * (`whisker_wag_store.json`, `pet_judging_questions.json`), tuned on since too.
  * Then a British garden shop (prices in GBP, tags), written before the
  * catalogue-senses change (`fernhollow_garden_store.json`,
- * `garden_judging_questions.json`), tuned on since. The judging set now is an
- * American stationery shop (prices in USD), written before the
- * support-questions change (`inkwell_quire_store.json`,
- * `stationery_judging_questions.json`). Besides the
+ * `garden_judging_questions.json`), tuned on since; an American stationery
+ * shop (prices in USD), written before the support-questions change
+ * (`inkwell_quire_store.json`, `stationery_judging_questions.json`), tuned on
+ * since. The judging set now is a British music shop, written before the
+ * precision change (`fretwork_music_store.json`,
+ * `music_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -376,9 +378,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("fernhollow_garden_store.json", "garden_judging_questions.json"),
     },
     {
+      // Issue 42's fourth judging set; tuned on from the precision change on.
       name: "stationery shop (issue 42, fourth judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("inkwell_quire_store.json", "stationery_judging_questions.json"),
+    },
+    {
+      name: "music shop (issue 42, fifth judging)",
+      role: "judging",
+      ...await storeFromFiles("fretwork_music_store.json", "music_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.
