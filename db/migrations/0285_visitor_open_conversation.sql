@@ -7,8 +7,8 @@
 -- planner walked the workspace's open conversations newest first
 -- (conversations_open_activity_idx) hoping to meet the visitor's soon, and
 -- for a visitor with no recent open conversation read every one of them: the
--- soak's heartbeat lookup went from under 2 ms to 10.5 ms mean (211 ms max)
--- at 40 minutes, reading 24,761 rows to return none, and grew with the table
+-- soak's heartbeat lookup went from under 3.4 ms to 10.5 ms mean at 40
+-- minutes and 66.9 ms at 55, reading 24,761 rows to return none at 53: it grew with the table
 -- (issue 44; docs/BENCHMARKS.md "The p99 after 45 minutes: found").
 --
 -- IF NOT EXISTS: on a large database an operator may build it beforehand with
