@@ -127,7 +127,13 @@ export async function run(): Promise<string> {
     return text;
   };
   const stats = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const statements = await startStatementStats(stats);
+  // The statements the soak's growth was read from (docs/BENCHMARKS.md, issue 44).
+  const statements = await startStatementStats(stats, [
+    { name: "widget first turn", pattern: /^\s*WITH\s+known AS/ },
+    { name: "message write", pattern: /^\s*WITH mid AS/ },
+    { name: "broadcast inbox row", pattern: /^\s*WITH page AS[\s\S]*public_id =/ },
+    { name: "heartbeat lookup", pattern: /status <> 'closed'\s+ORDER BY last_message_at DESC/ },
+  ]);
   const statementLines: string[] = [];
   /** Dead rows, most rows changed since an ANALYZE, and minutes since conversations' last one. */
   const databaseState = async () => {

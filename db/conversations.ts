@@ -27,6 +27,8 @@ export interface ConversationRow {
   last_message_at: Date;
   created_at: Date;
   last_visitor_message_id: number | null;
+  /** Its visitor messages, kept by the statements that store them (migration 0290). */
+  visitor_message_count: number;
   /** Agents who have read up to the last visitor message (migration 0021). */
   read_by: number[];
   /** How the conversation reached its assignee (takeover, agentReply, assign, invite). */

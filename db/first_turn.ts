@@ -91,10 +91,10 @@ function turnCtes(sql: Executor, workspaceId: number, c: FirstTurnInput) {
     conv AS (
       INSERT INTO conversations (workspace_id, chatbot_id, visitor_id, channel, meta,
         visitor_name, visitor_email, visitor_phone, last_message_at, created_at,
-        last_visitor_message_id)
+        last_visitor_message_id, visitor_message_count)
       SELECT ${workspaceId}, ${c.chatbotId}, ${c.visitorId}, ${c.channel},
         ${sql.json(c.meta as never)}, ${c.visitorName ?? null}, ${c.visitorEmail ?? null},
-        ${c.visitorPhone ?? null}, ${c.now}, ${c.now}, mid.id
+        ${c.visitorPhone ?? null}, ${c.now}, ${c.now}, mid.id, 1
         FROM quota, mid
       RETURNING *),
     msg AS (

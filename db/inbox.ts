@@ -150,17 +150,30 @@ export async function inboxRowByPublicId(
   return row ?? null;
 }
 
-function rowSelect(sql: Executor, userId: number | null) {
+/**
+ * An agent's unread: the visitor messages past their read marker, a walk of
+ * only what they have not read. With no viewer (a broadcast) every visitor
+ * message is unread: the conversation's count (migration 0290), since a walk
+ * of all its messages grew with the conversation on every event (issue 44).
+ */
+function unreadColumn(sql: Executor, userId: number | null) {
+  if (userId === null) return sql`c.visitor_message_count AS unread`;
   return sql`
-    SELECT c.id, c.public_id, c.chatbot_id, b.name AS chatbot, c.visitor_id, c.visitor_name,
-      c.visitor_email, c.status, c.channel, c.handoff_state, c.handoff_requested_at,
-      c.resolution, c.last_message_at, c.assigned_user_id, u.name AS assigned_to, c.ai_failure,
-      v.last_seen_at AS visitor_last_seen_at, lm.preview,
       CASE WHEN c.last_visitor_message_id > COALESCE(r.last_read_message_id, 0) THEN
         (SELECT count(*) FROM messages m
           WHERE m.conversation_id = c.id AND m.role = 'visitor'
             AND m.id > COALESCE(r.last_read_message_id, 0))::int
-      ELSE 0 END AS unread,
+      ELSE 0 END AS unread`;
+}
+
+function rowSelect(sql: Executor, userId: number | null) {
+  const reads = userId === null ? sql`` : sql`
+      LEFT JOIN conversation_reads r ON r.user_id = ${userId} AND r.conversation_id = c.id`;
+  return sql`
+    SELECT c.id, c.public_id, c.chatbot_id, b.name AS chatbot, c.visitor_id, c.visitor_name,
+      c.visitor_email, c.status, c.channel, c.handoff_state, c.handoff_requested_at,
+      c.resolution, c.last_message_at, c.assigned_user_id, u.name AS assigned_to, c.ai_failure,
+      v.last_seen_at AS visitor_last_seen_at, lm.preview, ${unreadColumn(sql, userId)},
       COALESCE((SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color)
                         ORDER BY t.name)
                   FROM conversation_tags ct JOIN tags t ON t.id = ct.tag_id
@@ -168,8 +181,7 @@ function rowSelect(sql: Executor, userId: number | null) {
       FROM page c
       JOIN chatbots b ON b.id = c.chatbot_id
       LEFT JOIN users u ON u.id = c.assigned_user_id
-      LEFT JOIN visitors v ON v.chatbot_id = c.chatbot_id AND v.visitor_id = c.visitor_id
-      LEFT JOIN conversation_reads r ON r.user_id = ${userId} AND r.conversation_id = c.id
+      LEFT JOIN visitors v ON v.chatbot_id = c.chatbot_id AND v.visitor_id = c.visitor_id${reads}
       LEFT JOIN LATERAL (
         SELECT left(m.content, 200) AS preview FROM messages m
          WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1) lm ON true`;

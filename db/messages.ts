@@ -137,9 +137,11 @@ export function appendMessageStatement(
     ? sql`AND status <> 'agent' AND handoff_state <> 'human_connected'`
     : sql``;
   // A visitor message's id is drawn first so the conversation row can point
-  // at it in the same statement, which also makes it unread for every agent.
+  // at it in the same statement, which also makes it unread for every agent
+  // and counts it (migration 0290: the broadcast's `unread` reads the count).
   const visitorMark = m.role === "visitor"
-    ? sql`, last_visitor_message_id = (SELECT id FROM mid), read_by = '{}'`
+    ? sql`, last_visitor_message_id = (SELECT id FROM mid), read_by = '{}',
+        visitor_message_count = visitor_message_count + 1`
     : sql``;
   return sql<MessageRow[]>`
     WITH mid AS (SELECT nextval('messages_id_seq') AS id),

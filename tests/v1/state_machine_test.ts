@@ -40,6 +40,7 @@ function row(status: ConversationStatus, extra: Partial<ConversationRow> = {}): 
     last_message_at: now,
     created_at: now,
     last_visitor_message_id: null,
+    visitor_message_count: 0,
     read_by: [],
     routed_by: null,
     ai_failure: null,

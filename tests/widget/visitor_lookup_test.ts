@@ -12,61 +12,12 @@
 import { assertEquals, assertOk } from "../helpers/assert.ts";
 import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
-import type { Executor } from "../../db/client.ts";
+import { explaining, type PlanNode, rowsRead } from "../helpers/explain.ts";
 import { findLatestOpenConversation } from "../../db/widget_conversations.ts";
 import { findOpenConversationBot } from "../../db/invited_conversations.ts";
 
 const BUSY_VISITORS = 500;
 const OPEN_EACH = 40;
-
-interface PlanNode {
-  "Relation Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows of `conversations` the plan's scans read: returned or filtered away. */
-function rowsRead(node: PlanNode): number {
-  const own = node["Relation Name"] === "conversations"
-    ? ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) +
-      (node["Rows Removed by Index Recheck"] ?? 0)) * (node["Actual Loops"] ?? 1)
-    : 0;
-  return own + (node.Plans ?? []).reduce((n, p) => n + rowsRead(p), 0);
-}
-
-/**
- * An executor that runs each statement it is given under
- * `EXPLAIN (ANALYZE, FORMAT JSON)` and keeps the plans: the db module's own
- * statement, explained as it is sent.
- */
-function explaining(sql: Executor, plans: PlanNode[]): Executor {
-  const tag = (strings: TemplateStringsArray, ...values: unknown[]) => {
-    const texts = [`EXPLAIN (ANALYZE, FORMAT JSON) ${strings[0]}`, ...strings.slice(1)];
-    const explained = Object.assign(texts, { raw: texts }) as unknown as TemplateStringsArray;
-    return (sql as unknown as (s: TemplateStringsArray, ...v: unknown[]) => Promise<unknown[]>)(
-      explained,
-      ...values,
-    ).then((rows) => {
-      const row = rows[0] as Record<string, unknown>;
-      const json = row["QUERY PLAN"];
-      const plan = (typeof json === "string" ? JSON.parse(json) : json) as { Plan: PlanNode }[];
-      plans.push(plan[0]!.Plan);
-      return [];
-    });
-  };
-  // Fragments (`sql\`AND …\``) stay the executor's own.
-  return new Proxy(sql, {
-    apply: (_target, _this, args: [TemplateStringsArray, ...unknown[]]) => {
-      const [strings, ...values] = args;
-      return /^\s*SELECT\b/i.test(strings[0]!)
-        ? tag(strings, ...values)
-        : Reflect.apply(sql as unknown as (...a: unknown[]) => unknown, undefined, args);
-    },
-  }) as Executor;
-}
 
 Deno.test(
   "widget: a visitor's open conversation is found from the visitor's rows, not the workspace's",
@@ -101,7 +52,7 @@ Deno.test(
       await sql`ANALYZE conversations`;
 
       const plans: PlanNode[] = [];
-      const explained = explaining(sql, plans);
+      const explained = explaining(sql, plans, /^\s*SELECT\b/i);
       const cases: [visitor: string, bound: number][] = [
         ["v_quiet", 1], // its one open conversation
         ["v_closed", 1], // none open
@@ -128,7 +79,7 @@ Deno.test(
           plans.length = 0;
           await findLatestOpenConversation(explained, ws, botId, visitor);
           assertEquals(plans.length, 1);
-          const read = rowsRead(plans[0]!);
+          const read = rowsRead(plans[0]!, "conversations");
           assertOk(read <= bound, `${visitor}: ${read} rows read (at most ${bound})`);
         }
       });
@@ -138,7 +89,7 @@ Deno.test(
           plans.length = 0;
           await findOpenConversationBot(explained, ws, visitor);
           assertEquals(plans.length, 1);
-          const read = rowsRead(plans[0]!);
+          const read = rowsRead(plans[0]!, "conversations");
           assertOk(read <= bound, `${visitor}: ${read} rows read (at most ${bound})`);
         }
       });
