@@ -300,7 +300,9 @@ async function measure(
           o.productsShown += ids.length;
           o.productsRelevant += good;
           if (!right || good < ids.length) {
-            o.missed.push(`${q.q} (${ids.length ? ids.join(",") : "none"})`);
+            // A shopper's product that is not relevant to the question is marked ✗.
+            const marked = ids.map((id) => q.recommend && !relevant.includes(id) ? `${id}✗` : id);
+            o.missed.push(`${q.q} (${ids.length ? marked.join(",") : "none"})`);
           }
           if (q.recommend) {
             o.shouldShow++;

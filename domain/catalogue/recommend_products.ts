@@ -53,6 +53,8 @@ import { minorUnitDigits } from "../money.ts";
 import { knownToHaveNoCatalogue, rememberNoCatalogue } from "./catalogue_presence.ts";
 import { afterPurchase } from "./after_purchase.ts";
 import { type PriceLimits, readPriceLimits, withinLimits } from "./price_limits.ts";
+import { priceOrderOf } from "./price_order.ts";
+import { namesProduct } from "./product_head.ts";
 import {
   forgetVocabulary,
   nearEnough,
@@ -124,6 +126,18 @@ const NEED_VERBS = new Set([
   "anyth",
   "thing",
 ]);
+/** Lexemes (as stemmed) that ask for a product without naming one: "a gift for…", "I'd love…". */
+const SHOPPER_ASKING = new Set([
+  "gift",
+  "present",
+  "stuff",
+  "good",
+  "best",
+  "have",
+  "ani",
+  "like",
+  "love",
+]);
 /** What follows these says what the product is for, not what it is. */
 const CONTEXT_START = new RegExp(
   "(?<![\\p{L}])(?:(?:for|on|to|with|fits?|onto|under)\\s+(?:my|your|our|his|her|their|the|a|an)" +
@@ -188,17 +202,51 @@ export async function recommendProducts(
     : [];
   const byId = new Map<number, CatalogueProduct>();
   for (const p of [...search.hits, ...vector]) byId.set(p.id, p);
-  const ranked = fuse(search.hits.map(asHit), vector.map(asHit));
+  // Where some product is what the question names, the others are only beside it; a
+  // product that is what the wanted one goes with ("a bag for my bike": a bike) is not
+  // among them at all, so the rest are judged against the best of what is left.
+  const named = wordsOf(words, weights, forms.alternatives, (w) => w >= 1);
+  // Only when the wanted part names something: "gift for a pen lover" wants a pen.
+  const goesWith = search.headLexemes.some((l) => !SHOPPER_ASKING.has(l) && !NEED_VERBS.has(l))
+    ? wordsOf(words, weights, forms.alternatives, (w) => w < 1)
+    : new Set<string>();
+  const nameOf = (id: number) => byId.get(id)!.name;
+  const ranked = fuse(search.hits.map(asHit), vector.map(asHit))
+    .filter((r) => namesProduct(nameOf(r.id), named) || !namesProduct(nameOf(r.id), goesWith));
   const best = ranked[0]?.score ?? 0;
-  const enough = holdsEnough(search);
-  return ranked
+  const enough = holdsEnough(search, new Set(ranked.map((r) => r.id)));
+  const candidates = ranked
     .filter((r) => r.score >= best * MIN_RELATIVE_SCORE && enough(r.id))
     .map((r, rank) => ({ product: byId.get(r.id)!, rank }))
-    .filter(({ product }) => withinLimits(priceOf(product), limits))
-    // In stock first; within each group, the ranking's order.
-    .sort((a, b) => Number(b.product.in_stock) - Number(a.product.in_stock) || a.rank - b.rank)
-    .slice(0, MAX_SHOWN)
+    .filter(({ product }) => withinLimits(priceOf(product), limits));
+  const what = candidates.filter(({ product }) => namesProduct(product.name, named));
+  const order = priceOrderOf(input.query);
+  return (what.length ? what : candidates)
+    // In stock first; within each group, the ranking's order, or the price's when asked.
+    .sort((a, b) =>
+      Number(b.product.in_stock) - Number(a.product.in_stock) ||
+      (order === null
+        ? 0
+        : (priceOf(a.product) - priceOf(b.product)) * (order === "cheapest" ? 1 : -1)) ||
+      a.rank - b.rank
+    )
+    .slice(0, order === null ? MAX_SHOWN : 1)
     .map(({ product }) => shown(product));
+}
+
+/**
+ * The question's words whose weight passes `keep` (what is wanted: 1; what it
+ * goes with: less), with their other forms (plurals, corrections).
+ */
+function wordsOf(
+  words: string[],
+  weights: number[],
+  alternatives: { of: string; alt: string }[],
+  keep: (weight: number) => boolean,
+): Set<string> {
+  const chosen = new Set(words.filter((_, i) => keep(weights[i] ?? 1)));
+  for (const a of alternatives) if (chosen.has(a.of)) chosen.add(a.alt);
+  return chosen;
 }
 
 /**
@@ -229,13 +277,13 @@ function contextStart(sentence: string): number {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best: 0.8 of its full-text score (0.6 for one in stock when the best is
+ * the best of those `kept` (full-text hits): 0.8 of its full-text score (0.6 for one in stock when the best is
  * sold out), two thirds of its matched words, and a word naming what is
  * wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */
-function holdsEnough(search: CatalogueSearch): (id: number) => boolean {
-  const top = search.hits[0];
+function holdsEnough(search: CatalogueSearch, kept: Set<number>): (id: number) => boolean {
+  const top = search.hits.find((h) => kept.has(h.id));
   if (!top) return () => true;
   const heads = new Set(search.headLexemes);
   // A word's other forms count as the word ("leaf rakes": "leaf" and "leaves" are one word).
