@@ -28,6 +28,12 @@
  * catalogue's words WordNet relates to a question word the catalogue does not
  * use (related_words.ts), at half weight; the verbs such needs are said with
  * ("see", "keep", "stop") never count as help-centre words.
+ * A product is what its name's head noun says (product_head.ts): where some
+ * candidate is what the question's wanted words name, only those are shown
+ * (fountain pens, not the ink named after them), and one that is only what
+ * the wanted product goes with (the trimmer, for "a charger for my hedge
+ * trimmer") is dropped before the others are judged. "The cheapest" or "the
+ * most expensive" shows the one at that end of the price range (price_order.ts).
  * At most three, those in stock first (out of stock last), each within half
  * of the best's fused score and, where full-text found it, 0.8 of the best's
  * full-text score and two thirds of its question words.
@@ -277,9 +283,9 @@ function contextStart(sentence: string): number {
 
 /**
  * Whether a ranked product holds enough of the question to be shown beside
- * the best of those `kept` (full-text hits): 0.8 of its full-text score (0.6 for one in stock when the best is
- * sold out), two thirds of its matched words, and a word naming what is
- * wanted when the best holds one. A product the full-text search did not find
+ * the best full-text hit still `kept`: 0.8 of its full-text score (0.6 for
+ * one in stock when the best is sold out), two thirds of its matched words,
+ * and a word naming what is wanted when the best holds one. A product the full-text search did not find
  * (vector similarity alone) is judged by its score only.
  */
 function holdsEnough(search: CatalogueSearch, kept: Set<number>): (id: number) => boolean {
