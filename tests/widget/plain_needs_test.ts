@@ -17,7 +17,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+import { shownProductNames, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -104,34 +104,10 @@ const s = await startTestServer({
   },
 });
 
-async function waitForSync(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const [row] = await s.deps.sql<{ status: string }[]>`
-      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
-       WHERE w.slug = 'acme'`;
-    if (row?.status === "ready") return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the catalogue was not synced");
-}
-
-/** The names of the products the widget stream shows for `message` (none: no event). */
-async function shown(message: string): Promise<string[]> {
-  const r = await postStream(
-    s.url,
-    "acme-helper",
-    { visitor_id: crypto.randomUUID(), message },
-    freshIp(),
-  );
-  assertEquals(r.status, 200);
-  assertEquals(r.events[r.events.length - 1]!.event, "done");
-  const products: { name: string }[] =
-    r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
-  return products.map((p) => p.name).sort();
-}
+const shown = (message: string) => shownProductNames(s.url, "acme-helper", message);
 
 Deno.test("a need said in plain words finds its product", serverTestOptions, async (t) => {
-  await waitForSync();
+  await waitForCatalogue(s.deps.sql);
 
   await t.step("a word the catalogue never uses is served by its synonym", async () => {
     assertEquals(await shown("anything to protect my couch from the cat?"), ["Pet Sofa Throw"]);

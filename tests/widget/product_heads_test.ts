@@ -14,7 +14,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+import { shownProductNames, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -89,30 +89,7 @@ const s = await startTestServer({
   },
 });
 
-async function waitForSync(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const [row] = await s.deps.sql<{ status: string }[]>`
-      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
-       WHERE w.slug = 'acme'`;
-    if (row?.status === "ready") return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the catalogue was not synced");
-}
-
-/** The names of the products the widget stream shows for `message`, sorted. */
-async function shown(message: string): Promise<string[]> {
-  const r = await postStream(
-    s.url,
-    "acme-helper",
-    { visitor_id: crypto.randomUUID(), message },
-    freshIp(),
-  );
-  assertEquals(r.status, 200);
-  const products: { name: string }[] =
-    r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
-  return products.map((p) => p.name).sort();
-}
+const shown = (message: string) => shownProductNames(s.url, "acme-helper", message);
 
 Deno.test("the products a question names", serverTestOptions, async (t) => {
   try {
@@ -125,7 +102,7 @@ Deno.test("the products a question names", serverTestOptions, async (t) => {
 });
 
 async function steps(t: Deno.TestContext) {
-  await waitForSync();
+  await waitForCatalogue(s.deps.sql);
   const pens = ["Beginner Fountain Pen, Fine Nib", "Brass Fountain Pen, Medium Nib"];
 
   await t.step("fountain pens are pens, not the ink and converter named after them", async () => {

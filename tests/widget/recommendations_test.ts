@@ -14,7 +14,7 @@ import { standardSeed, T } from "../helpers/fixtures.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+import { freshIp, postStream, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
 import { unlinkIntegration } from "../../domain/admin/link_integration.ts";
 
 const ai = startFakeAi();
@@ -96,23 +96,12 @@ async function catalogueSize(slug: string): Promise<number> {
   return row!.n;
 }
 
-async function waitForSync(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const [row] = await s.deps.sql<{ status: string }[]>`
-      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
-       WHERE w.slug = 'acme'`;
-    if (row?.status === "ready") return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the catalogue was not synced");
-}
-
 const ask = (key: string, message: string) =>
   postStream(s.url, key, { visitor_id: crypto.randomUUID(), message }, freshIp());
 
 Deno.test("product recommendations", serverTestOptions, async (t) => {
   await t.step("linking syncs the catalogue through the Admin API, every page", async () => {
-    await waitForSync();
+    await waitForCatalogue(s.deps.sql);
     assertEquals(await catalogueSize("acme"), 103); // the unpublished product is left out
     const productQueries = shopify.requests.filter((r) => r.query.includes("products("));
     assertOk(productQueries.length >= 2, "two pages were read");
@@ -284,7 +273,7 @@ Deno.test("product recommendations", serverTestOptions, async (t) => {
     });
     assertEquals(r.status, 200, r.text);
     assertEquals(r.body.data.status, "pending");
-    await waitForSync();
+    await waitForCatalogue(s.deps.sql);
     for (let i = 0; i < 100; i++) {
       const now = await http(s.url, "GET", "/api/portal/catalogue", { token: T.acme.owner.portal });
       if (now.body.data.synced_at !== before && now.body.data.status === "ready") break;

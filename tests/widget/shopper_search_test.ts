@@ -18,7 +18,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { standardSeed } from "../helpers/fixtures.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { freshIp, postStream, WIDGET_ENV } from "./widget_client.ts";
+import { freshIp, postStream, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -97,17 +97,6 @@ const s = await startTestServer({
   },
 });
 
-async function waitForSync(): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const [row] = await s.deps.sql<{ status: string }[]>`
-      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
-       WHERE w.slug = 'acme'`;
-    if (row?.status === "ready") return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the catalogue was not synced");
-}
-
 interface Shown {
   name: string;
   price: number;
@@ -129,7 +118,7 @@ async function shown(message: string): Promise<Shown[]> {
 const names = (products: Shown[]) => products.map((p) => p.name).sort();
 
 Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
-  await waitForSync();
+  await waitForCatalogue(s.deps.sql);
 
   await t.step("a price ceiling is respected by the products shown", async () => {
     const products = await shown("Do you have a commuter bike under 800 euros?");

@@ -160,3 +160,30 @@ export async function agentSays(deps: AppDeps, publicId: string, content: string
   });
   return msg.id;
 }
+
+/** Waits until the workspace's catalogue (the Shopify-shaped fake's) has been synced by the job. */
+export async function waitForCatalogue(sql: AppDeps["sql"], slug = "acme"): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const [row] = await sql<{ status: string }[]>`
+      SELECT c.status FROM catalogue_syncs c JOIN workspaces w ON w.id = c.workspace_id
+       WHERE w.slug = ${slug}`;
+    if (row?.status === "ready") return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("the catalogue was not synced");
+}
+
+/** The names of the products a widget stream shows for `message`, sorted (none: no event). */
+export async function shownProductNames(
+  baseUrl: string,
+  key: string,
+  message: string,
+): Promise<string[]> {
+  const r = await postStream(baseUrl, key, { visitor_id: crypto.randomUUID(), message }, freshIp());
+  if (r.status !== 200 || r.events[r.events.length - 1]?.event !== "done") {
+    throw new Error(`stream: ${r.status}, last event ${r.events[r.events.length - 1]?.event}`);
+  }
+  const products: { name: string }[] =
+    r.events.find((e) => e.event === "recommendations")?.data.products ?? [];
+  return products.map((p) => p.name).sort();
+}
