@@ -39,7 +39,8 @@ export interface Database {
 /** Connections of the first-turn pool (`turnSql`), beside the main pool's. */
 const TURN_POOL_SIZE = 2;
 
-const COMMON: postgres.Options<Record<string, never>> = {
+/** Options every client of ours shares (a bench's own client too, so ids read as numbers). */
+export const CLIENT_OPTIONS: postgres.Options<Record<string, never>> = {
   onnotice: () => {},
   // bigint columns come back as JS numbers: our ids stay far below 2^53.
   types: {
@@ -77,7 +78,7 @@ export async function openDatabase(
     // Names this pool's connections, so /metrics can count them in pg_stat_activity.
     const applicationName = `parley:${crypto.randomUUID().slice(0, 8)}`;
     const sql = postgres(opts.databaseUrl, {
-      ...COMMON,
+      ...CLIENT_OPTIONS,
       connection: { application_name: applicationName },
       max: opts.poolSize ?? 10,
       idle_timeout: 30,
@@ -86,7 +87,7 @@ export async function openDatabase(
     }) as unknown as Sql;
     const watch = watchDatabase({ url: opts.databaseUrl, sql });
     const turnSql = postgres(opts.databaseUrl, {
-      ...COMMON,
+      ...CLIENT_OPTIONS,
       connection: {
         application_name: `${applicationName}:turns`,
         plan_cache_mode: "force_generic_plan",
@@ -115,7 +116,7 @@ export async function openDatabase(
   // PGlite is single-connection: transactions from several sockets would
   // interleave, so requests queue on one connection instead.
   const sql = postgres({
-    ...COMMON,
+    ...CLIENT_OPTIONS,
     host: "127.0.0.1",
     port: embedded.port,
     username: "postgres",
