@@ -24,9 +24,11 @@
  * `garden_judging_questions.json`), tuned on since; an American stationery
  * shop (prices in USD), written before the support-questions change
  * (`inkwell_quire_store.json`, `stationery_judging_questions.json`), tuned on
- * since. The judging set now is a British music shop, written before the
- * precision change (`fretwork_music_store.json`,
- * `music_judging_questions.json`). Besides the
+ * since; a British music shop, written before the change that reads what a
+ * question names (`fretwork_music_store.json`, `music_judging_questions.json`),
+ * tuned on since. The judging set now is an Australian homewares shop (prices
+ * in AUD), written before the next change (`harbour_home_store.json`,
+ * `homewares_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -386,9 +388,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("inkwell_quire_store.json", "stationery_judging_questions.json"),
     },
     {
+      // Issue 42's fifth judging set; it judged the what-a-question-names change, so it tunes now.
       name: "music shop (issue 42, fifth judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("fretwork_music_store.json", "music_judging_questions.json"),
+    },
+    {
+      name: "homewares shop (issue 42, sixth judging)",
+      role: "judging",
+      ...await storeFromFiles("harbour_home_store.json", "homewares_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.
