@@ -31,7 +31,7 @@ function firstPhrase(name: string): string[] {
 }
 
 /** The head noun of a product name (lower case), or null when it has none. */
-export function productHead(name: string): string | null {
+function productHead(name: string): string | null {
   const words = firstPhrase(name);
   for (let i = words.length - 1; i >= 0; i--) {
     const w = words[i]!;
@@ -45,7 +45,7 @@ export function productHead(name: string): string | null {
 }
 
 /** A word's singular as plain English rules give it (enough to compare two nouns). */
-export function singularOf(word: string): string {
+function singularOf(word: string): string {
   const w = word.toLowerCase();
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(?:ches|shes|sses|xes|zes|oes)$/u.test(w)) return w.slice(0, -2);
@@ -54,7 +54,7 @@ export function singularOf(word: string): string {
 }
 
 /** Whether `head` is one of `words` (as nouns: "pen" is "pens", "pencil" is not "pen"). */
-export function namesHead(head: string | null, words: Iterable<string>): boolean {
+function namesHead(head: string | null, words: Iterable<string>): boolean {
   if (head === null) return false;
   const h = singularOf(head);
   for (const w of words) if (singularOf(w) === h) return true;

@@ -132,8 +132,12 @@ const NEED_VERBS = new Set([
   "anyth",
   "thing",
 ]);
-/** Lexemes (as stemmed) that ask for a product without naming one: "a gift for…", "I'd love…". */
-const SHOPPER_ASKING = new Set([
+/**
+ * Lexemes (as stemmed) that ask for a product without naming one: the need
+ * verbs and asking words above, and "a gift for…", "I'd love…".
+ */
+const NAMES_NOTHING = new Set([
+  ...NEED_VERBS,
   "gift",
   "present",
   "stuff",
@@ -213,19 +217,22 @@ export async function recommendProducts(
   // among them at all, so the rest are judged against the best of what is left.
   const named = wordsOf(words, weights, forms.alternatives, (w) => w >= 1);
   // Only when the wanted part names something: "gift for a pen lover" wants a pen.
-  const goesWith = search.headLexemes.some((l) => !SHOPPER_ASKING.has(l) && !NEED_VERBS.has(l))
+  const goesWith = search.headLexemes.some((l) => !NAMES_NOTHING.has(l))
     ? wordsOf(words, weights, forms.alternatives, (w) => w < 1)
     : new Set<string>();
-  const nameOf = (id: number) => byId.get(id)!.name;
-  const ranked = fuse(search.hits.map(asHit), vector.map(asHit))
-    .filter((r) => namesProduct(nameOf(r.id), named) || !namesProduct(nameOf(r.id), goesWith));
+  const fused = fuse(search.hits.map(asHit), vector.map(asHit));
+  const isNamed = new Set(
+    fused.filter((r) => namesProduct(byId.get(r.id)!.name, named)).map((r) => r.id),
+  );
+  const ranked = fused
+    .filter((r) => isNamed.has(r.id) || !namesProduct(byId.get(r.id)!.name, goesWith));
   const best = ranked[0]?.score ?? 0;
   const enough = holdsEnough(search, new Set(ranked.map((r) => r.id)));
   const candidates = ranked
     .filter((r) => r.score >= best * MIN_RELATIVE_SCORE && enough(r.id))
-    .map((r, rank) => ({ product: byId.get(r.id)!, rank }))
+    .map((r, rank) => ({ id: r.id, product: byId.get(r.id)!, rank }))
     .filter(({ product }) => withinLimits(priceOf(product), limits));
-  const what = candidates.filter(({ product }) => namesProduct(product.name, named));
+  const what = candidates.filter(({ id }) => isNamed.has(id));
   const order = priceOrderOf(input.query);
   return (what.length ? what : candidates)
     // In stock first; within each group, the ranking's order, or the price's when asked.

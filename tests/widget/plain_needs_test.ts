@@ -13,11 +13,11 @@
  * saying it with the same verbs still shows no products.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
-import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { standardSeed } from "../helpers/fixtures.ts";
+import { serverTestOptions } from "../helpers/test_server.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { shownProductNames, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
+import { shownProductNames } from "./widget_client.ts";
+import { startShopServer } from "./shop_server.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -78,37 +78,20 @@ shopify.products.push(
   }),
 );
 
-const seed = standardSeed();
-const acme = seed.workspaces[0]!;
-Object.assign(acme, {
-  integrations: {
-    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
-  },
-});
 // A help centre that says "see", "keep" and "need" as a shop's help pages do.
-(acme.chatbots![0]!.knowledge as unknown[]).push({
-  type: "text",
-  title: "Your account",
-  content: "To reset your password, see the login page; you need the email you signed up with. " +
-    "Keep your password safe and never share it. We keep receipts for every payment.",
-});
-
-const s = await startTestServer({
-  seed,
-  env: {
-    ...WIDGET_ENV,
-    AI_BASE_URL: ai.baseUrl,
-    SHOPIFY_BASE_URL: shopify.baseUrl,
-    CRAWL_ALLOW_PRIVATE: "0",
-    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
+const s = await startShopServer({
+  ai,
+  shopify,
+  helpPage: {
+    title: "Your account",
+    content: "To reset your password, see the login page; you need the email you signed up with. " +
+      "Keep your password safe and never share it. We keep receipts for every payment.",
   },
 });
 
 const shown = (message: string) => shownProductNames(s.url, "acme-helper", message);
 
 Deno.test("a need said in plain words finds its product", serverTestOptions, async (t) => {
-  await waitForCatalogue(s.deps.sql);
-
   await t.step("a word the catalogue never uses is served by its synonym", async () => {
     assertEquals(await shown("anything to protect my couch from the cat?"), ["Pet Sofa Throw"]);
   });

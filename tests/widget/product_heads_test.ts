@@ -10,11 +10,11 @@
  * Shopify-shaped fake and synced by the real job.
  */
 import { assertEquals } from "../helpers/assert.ts";
-import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { standardSeed } from "../helpers/fixtures.ts";
+import { serverTestOptions } from "../helpers/test_server.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { shownProductNames, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
+import { shownProductNames } from "./widget_client.ts";
+import { startShopServer } from "./shop_server.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -70,24 +70,7 @@ shopify.products.push(
   ),
 );
 
-const seed = standardSeed();
-const acme = seed.workspaces[0]!;
-Object.assign(acme, {
-  integrations: {
-    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
-  },
-});
-
-const s = await startTestServer({
-  seed,
-  env: {
-    ...WIDGET_ENV,
-    AI_BASE_URL: ai.baseUrl,
-    SHOPIFY_BASE_URL: shopify.baseUrl,
-    CRAWL_ALLOW_PRIVATE: "0",
-    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
-  },
-});
+const s = await startShopServer({ ai, shopify });
 
 const shown = (message: string) => shownProductNames(s.url, "acme-helper", message);
 
@@ -102,7 +85,6 @@ Deno.test("the products a question names", serverTestOptions, async (t) => {
 });
 
 async function steps(t: Deno.TestContext) {
-  await waitForCatalogue(s.deps.sql);
   const pens = ["Beginner Fountain Pen, Fine Nib", "Brass Fountain Pen, Medium Nib"];
 
   await t.step("fountain pens are pens, not the ink and converter named after them", async () => {

@@ -14,11 +14,11 @@
  * broken thing said with a wish to buy a new one is still a shopper's.
  */
 import { assertEquals, assertOk } from "../helpers/assert.ts";
-import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
-import { standardSeed } from "../helpers/fixtures.ts";
+import { serverTestOptions } from "../helpers/test_server.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { type FakeProduct, startFakeShopify } from "../helpers/fake_shopify.ts";
-import { freshIp, postStream, waitForCatalogue, WIDGET_ENV } from "./widget_client.ts";
+import { freshIp, postStream } from "./widget_client.ts";
+import { startShopServer } from "./shop_server.ts";
 
 const ai = startFakeAi();
 ai.reply = "Here is what I found.";
@@ -70,30 +70,15 @@ shopify.products.push(
   }),
 );
 
-const seed = standardSeed();
-const acme = seed.workspaces[0]!;
-Object.assign(acme, {
-  integrations: {
-    storefront: { shop: "acme-store.myshopify.com", access_token: shopify.accessToken },
-  },
-});
 // The help centre speaks of prices and euros too: a currency must not make a shopper a support case.
-(acme.chatbots![0]!.knowledge as unknown[]).push({
-  type: "text",
-  title: "Prices and refunds",
-  content: "All prices are in euros and include VAT. Send an unused order back within 30 days " +
-    "for a full refund to your card. We sell online and in our shop; something bought in the " +
-    "shop can be returned there too.",
-});
-
-const s = await startTestServer({
-  seed,
-  env: {
-    ...WIDGET_ENV,
-    AI_BASE_URL: ai.baseUrl,
-    SHOPIFY_BASE_URL: shopify.baseUrl,
-    CRAWL_ALLOW_PRIVATE: "0",
-    CONTEXT_ALLOW_HOSTS: shopify.hostPort,
+const s = await startShopServer({
+  ai,
+  shopify,
+  helpPage: {
+    title: "Prices and refunds",
+    content: "All prices are in euros and include VAT. Send an unused order back within 30 days " +
+      "for a full refund to your card. We sell online and in our shop; something bought in the " +
+      "shop can be returned there too.",
   },
 });
 
@@ -118,8 +103,6 @@ async function shown(message: string): Promise<Shown[]> {
 const names = (products: Shown[]) => products.map((p) => p.name).sort();
 
 Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
-  await waitForCatalogue(s.deps.sql);
-
   await t.step("a price ceiling is respected by the products shown", async () => {
     const products = await shown("Do you have a commuter bike under 800 euros?");
     assertEquals(names(products), ["Cityline Commuter Bike"]);
