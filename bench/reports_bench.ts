@@ -39,7 +39,8 @@ export async function fill(
   await sql`
     INSERT INTO conversations (workspace_id, chatbot_id, visitor_id, status, handoff_state,
       handoff_requested_at, resolution, resolved_at, assigned_user_id, rating, rated_at,
-      last_message_at, created_at, first_human_reply_at, first_response_at, human_connected)
+      last_message_at, created_at, first_human_reply_at, first_response_at, human_connected,
+      ai_replied)
     SELECT ${ws}, (${bots}::int[])[1 + i % 2], ${prefix} || i,
            CASE WHEN k < 6 THEN 'closed' WHEN k < 8 THEN 'agent' ELSE 'bot' END,
            CASE WHEN k IN (6, 7) THEN 'human_connected' ELSE 'bot_active' END,
@@ -55,7 +56,10 @@ export async function fill(
            -- agent took them (the human_connected events below).
            CASE WHEN k < 3 OR k IN (6, 7) THEN t + interval '90 seconds' END,
            CASE WHEN k < 3 OR k IN (6, 7) THEN t + interval '90 seconds' END,
-           k < 3 OR k IN (6, 7)
+           k < 3 OR k IN (6, 7),
+           -- Every one has an AI reply (the second message), as the AI's statement notes it
+           -- (migration 0295).
+           true
       FROM (SELECT i, i % 10 AS k,
                    ${since}::timestamptz + make_interval(secs => i * (30 * 86400.0 / ${N})) AS t
               FROM generate_series(0, ${N - 1}) i) g`;

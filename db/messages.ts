@@ -57,10 +57,12 @@ function messageValues(sql: Executor, m: Omit<NewMessage, "conversationId">) {
  * An agent's message also keeps its conversation's reply facts for the
  * reports (migration 0280): its first human message, and the first at or
  * after the latest handoff request. LEAST keeps the earliest (a retried
- * message carries a later time). A visitor's or the AI's statement is left
- * exactly as it was: nothing is added to the visitor's path.
+ * message carries a later time). The AI's message notes that the AI has
+ * replied (migration 0295: the report's AI resolutions read it), in the
+ * same UPDATE: no statement and no index entry is added to the visitor's path.
  */
-function humanReplyFacts(sql: Executor, m: Pick<NewMessage, "role" | "now">) {
+function replyFacts(sql: Executor, m: Pick<NewMessage, "role" | "now">) {
+  if (m.role === "assistant") return sql`, ai_replied = true`;
   if (m.role !== "agent") return sql``;
   return sql`, first_human_reply_at = LEAST(first_human_reply_at, ${m.now}::timestamptz),
     first_response_at = CASE WHEN handoff_requested_at <= ${m.now}::timestamptz
@@ -146,7 +148,7 @@ export function appendMessageStatement(
   return sql<MessageRow[]>`
     WITH mid AS (SELECT nextval('messages_id_seq') AS id),
     c AS (
-      UPDATE conversations SET last_message_at = ${m.now} ${visitorMark}${humanReplyFacts(sql, m)}
+      UPDATE conversations SET last_message_at = ${m.now} ${visitorMark}${replyFacts(sql, m)}
        WHERE workspace_id = ${workspaceId} AND id = ${m.conversationId} ${guard}
       RETURNING id)
     INSERT INTO messages (id, workspace_id, conversation_id, ${messageFields(sql)})
@@ -187,7 +189,7 @@ export async function appendMessageWhile(
     : sql``;
   const [row] = await sql<(MessageRow & { conversation_public_id: string })[]>`
     WITH c AS (
-      UPDATE conversations SET last_message_at = ${m.now}${humanReplyFacts(sql, m)}
+      UPDATE conversations SET last_message_at = ${m.now}${replyFacts(sql, m)}
        WHERE workspace_id = ${workspaceId} AND public_id = ${conversationPublicId}
          AND ${condition} AND read_by @> ARRAY[${readerUserId}::bigint] ${newClientId}
       RETURNING id, public_id)

@@ -68,17 +68,15 @@ export async function startedByTag(
  * time and whether no human wrote in it (`first_human_reply_at`, kept by the
  * agents' replies: migration 0280): closed as resolved (at `resolved_at`), or
  * left with the bot as the overview counts it (no handoff, an AI reply, no
- * human reply, quiet since `quietBefore`; at its last message). An AI reply:
- * rolled up with the messages (`report_ai_replied`), or a message above
- * `watermark`, read before this statement: the watermark only grows, and a
- * round notes its AI replies in the transaction that moves it, so every AI
- * reply is either noted in this statement's snapshot or above the value read.
- * Joins to a value, not EXISTS subqueries: the planner costed those per row
- * (the probe of `messages` as if a third of it matched), the statement's cost
- * crossed PostgreSQL's JIT thresholds, and compiling took about 0.7 s a run
- * (measured: 1,050 ms with JIT, 345 ms without).
+ * human reply, quiet since `quietBefore`; at its last message). Whether the
+ * AI has replied is a column kept by the AI's message statement (migration
+ * 0295), so this reads the conversations and nothing else: a probe of a
+ * rolled-up table per quiet conversation was most of the statement's time.
+ * Plain conditions, not EXISTS subqueries: the planner costed those per row,
+ * the statement's cost crossed PostgreSQL's JIT thresholds, and compiling
+ * took about 0.7 s a run (measured: 1,050 ms with JIT, 345 ms without).
  */
-function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date, watermark: number) {
+function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date) {
   return sql`
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.resolved_at AS at, true AS closed,
            extract(epoch FROM c.resolved_at - c.created_at)::float8 AS secs,
@@ -90,14 +88,10 @@ function resolvedRows(sql: Executor, s: ReportScope, quietBefore: Date, watermar
     SELECT c.id, c.chatbot_id, c.assigned_user_id, c.last_message_at, false,
            extract(epoch FROM c.last_message_at - c.created_at)::float8, true
       FROM conversations c
-      LEFT JOIN report_ai_replied a ON a.conversation_id = c.id
-      LEFT JOIN (SELECT DISTINCT m.conversation_id FROM messages m
-                  WHERE m.id > ${watermark} AND m.role = 'assistant') t
-        ON t.conversation_id = c.id
      WHERE ${conversationsInScope(sql, s)} AND c.status = 'bot' AND c.handoff_state = 'bot_active'
        AND c.last_message_at >= ${s.since} AND c.last_message_at < ${s.until}
        AND c.last_message_at < ${quietBefore} AND c.first_human_reply_at IS NULL
-       AND (a.conversation_id IS NOT NULL OR t.conversation_id IS NOT NULL)`;
+       AND c.ai_replied`;
 }
 
 /** Which grouping set a row belongs to: the whole scope, one bot, one agent, one tag, one hour. */
@@ -194,9 +188,7 @@ export async function resolutionStats(
   timeZone: string,
   totalsOnly = false,
 ): Promise<DurationStats[]> {
-  const [st] = await sql<{ watermark: number }[]>`
-    SELECT watermark FROM report_rollup_state WHERE id = 1`;
-  const rows = resolvedRows(sql, s, quietBefore, Number(st!.watermark));
+  const rows = resolvedRows(sql, s, quietBefore);
   return await durationStats(sql, rows, "by_ai", timeZone, totalsOnly);
 }
 

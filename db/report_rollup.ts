@@ -88,8 +88,8 @@ async function finalUpTo(tx: Tx, st: RollupState, alone: boolean, last: number):
 
 /**
  * One round: under the state row's lock, roll up the final messages with
- * ids in (watermark, watermark + maxIds] (their counts, and the conversations
- * they show an AI reply in) and move the watermark past them.
+ * ids in (watermark, watermark + maxIds] (their counts) and move the
+ * watermark past them.
  */
 export async function rollUpRound(sql: Sql, maxIds: number, alone: boolean): Promise<RoundOutcome> {
   return await sql.begin(async (tx) => {
@@ -113,11 +113,6 @@ export async function rollUpRound(sql: Sql, maxIds: number, alone: boolean): Pro
         ON CONFLICT (workspace_id, quarter, chatbot_id, role) DO UPDATE
           SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
               cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents`;
-      await tx`
-        INSERT INTO report_ai_replied (conversation_id)
-        SELECT DISTINCT m.conversation_id FROM messages m
-         WHERE m.id > ${from} AND m.id <= ${to} AND m.role = 'assistant'
-        ON CONFLICT DO NOTHING`;
     }
     await tx`
       UPDATE report_rollup_state
