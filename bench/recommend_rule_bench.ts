@@ -26,9 +26,12 @@
  * (`inkwell_quire_store.json`, `stationery_judging_questions.json`), tuned on
  * since; a British music shop, written before the change that reads what a
  * question names (`fretwork_music_store.json`, `music_judging_questions.json`),
- * tuned on since. The judging set now is an Australian homewares shop (prices
- * in AUD), written before the next change (`harbour_home_store.json`,
- * `homewares_judging_questions.json`). Besides the
+ * tuned on since; an Australian homewares shop (prices in AUD), written
+ * before the rule's next change (`harbour_home_store.json`,
+ * `homewares_judging_questions.json`), tuned on since. The judging set now is
+ * a British electronics-accessories shop (prices in GBP), written before the
+ * next change (`circuit_corner_store.json`,
+ * `electronics_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -394,9 +397,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("fretwork_music_store.json", "music_judging_questions.json"),
     },
     {
+      // Issue 42's sixth judging set; it judged the rule twice, so it tunes now.
       name: "homewares shop (issue 42, sixth judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("harbour_home_store.json", "homewares_judging_questions.json"),
+    },
+    {
+      name: "electronics shop (issue 42, seventh judging)",
+      role: "judging",
+      ...await storeFromFiles("circuit_corner_store.json", "electronics_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.

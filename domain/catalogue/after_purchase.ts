@@ -12,13 +12,33 @@
  * you sell refills?") is still a shopper's.
  */
 
+/** Services a shop charges for, named as a noun ("a setup", "screen replacement"). */
+const SERVICES = "set[- ]?ups?|repairs?|servic(?:e|es|ing)|installation|install|fitting|assembly|" +
+  "engraving|gift[- ]?wrap(?:ping)?|restring(?:ing)?|alterations?|(?:screen|battery|glass)\\s+" +
+  "replacement|sharpening|call[- ]?outs?|consultations?|labou?r";
+/** What follows a service word when a product is meant ("a repair kit", "fitting instructions"). */
+const NOT_A_SERVICE = "kits?|sets?|tools?|tape|patch(?:es)?|stands?|mats?|books?|manuals?|" +
+  "instructions|spray|cloths?|brush(?:es)?|cables?|adapters?";
+
 /** Signs that hold whatever else is asked. */
 const ALWAYS: RegExp[] = [
   // Charged, billed or refunded: "I was charged twice", "you charged me", "double charged".
   /\b(?:was|were|been|got|get|being|am|you|they)\s+(?:\w+\s+)?(?:charged|billed|overcharged|debited|refunded)\b/,
   /\b(?:charged|billed)\s+(?:me\s+)?(?:twice|double|two times)\b|\bdouble[- ]?charged?\b/,
-  // A fee for a service: "how much do you charge to put it up".
+  // A fee for a service: "how much do you charge to put it up", "how much does a setup cost for
+  // an electric guitar", "how much is it to fix a cracked screen". A kit or tool for the job
+  // ("a repair kit", "a service kit") is a product.
   /\b(?:do|will|would|does)\s+(?:you|it)\s+charge\b/,
+  new RegExp(
+    "\\bhow\\s+much\\s+(?:does|do|is|would|will|are|for)\\s+(?:(?:a|an|the|your|my)\\s+)?" +
+      "(?:[\\w-]+\\s+)?(?:" + SERVICES + ")\\b(?!\\s+(?:" + NOT_A_SERVICE + ")\\b)",
+  ),
+  new RegExp(
+    "\\bhow\\s+much\\s+(?:does|would|will|is)\\s+it\\s+(?:cost\\s+|be\\s+)?to\\s+(?:" +
+      "repair|fix|set\\s+up|install|fit|assemble|engrave|gift[- ]?wrap|wrap|restring|service|" +
+      "replace|sharpen|mend|alter|unlock" +
+      ")\\b",
+  ),
   // The visitor's order and what goes with it.
   /\b(?:my|our)\s+(?:\w+\s+)?(?:orders?|parcels?|package|delivery|refund|payment|purchase|invoice|receipt|account|subscription|money|tracking|code|voucher|coupon|card|password|login|basket|cart)\b/,
   // A delivery that did not come, or came in a state.
@@ -53,8 +73,12 @@ const ALWAYS: RegExp[] = [
 
 /** Signs that a wish to buy outweighs ("…, do you have a bigger one?"). */
 const UNLESS_BUYING: RegExp[] = [
-  // Bought, ordered, used or received: "the printer I bought", "boots I've worn".
+  // Bought, ordered, used or received: "the printer I bought", "boots I've worn", and with the
+  // subject left out as a chat drops it ("ordered the sage cover but got a white one").
   /\b(?:i|we|i've|we've|i have|we have|i had|you|they|\w+)\s+(?:just\s+|already\s+|recently\s+|only\s+)?(?:bought|ordered|purchased|paid|received)\b/,
+  /^(?:just\s+|already\s+|recently\s+)?(?:bought|ordered|purchased|received)\b/,
+  // Sent something else: "… but got a white one", "but you sent the wrong".
+  /\bbut\s+(?:i\s+|we\s+)?(?:got|received|was\s+sent|were\s+sent|you\s+sent|it\s+came)\b/,
   /\b(?:i've|i have|we've|we have)\s+(?:already\s+|only\s+|just\s+)?(?:used|worn|opened|washed|tried)\b/,
   /\b(?:the|that|this|these|those)\s+(?:[\w-]+\s+){1,4}(?:i|we)\s+got\b/,
   // A fault in something the visitor has.

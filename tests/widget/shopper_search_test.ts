@@ -161,6 +161,11 @@ Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
         "My discount code for 10% off the helmet didn't work",
         "How do I adjust the rear light on my commuter helmet?",
         "Is shipping free on a commuter bike over 700 euros?",
+        // The subject dropped as chats drop it, and something else sent.
+        "ordered the aero road helmet but got the commuter one",
+        // The price of a service, not of a product.
+        "How much does a service cost for my commuter bike?",
+        "how much is it to fix the gears on a folding bike",
       ]
     ) {
       assertEquals(await shown(q), [], q);
