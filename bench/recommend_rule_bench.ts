@@ -28,10 +28,12 @@
  * question names (`fretwork_music_store.json`, `music_judging_questions.json`),
  * tuned on since; an Australian homewares shop (prices in AUD), written
  * before the rule's next change (`harbour_home_store.json`,
- * `homewares_judging_questions.json`), tuned on since. The judging set now is
- * a British electronics-accessories shop (prices in GBP), written before the
- * next change (`circuit_corner_store.json`,
- * `electronics_judging_questions.json`). Besides the
+ * `homewares_judging_questions.json`), tuned on since; a British
+ * electronics-accessories shop (prices in GBP), written before the
+ * service-fee change (`circuit_corner_store.json`,
+ * `electronics_judging_questions.json`), tuned on since. The judging set now
+ * is a Canadian baby and kids' shop (prices in CAD), written before the next
+ * change (`maple_sprout_store.json`, `kids_judging_questions.json`). Besides the
  * decision, each set reports precision (products shown that are relevant to
  * their question: `relevant`, or the older sets' `products`), shoppers served
  * (shown at least one relevant product), support questions shown products,
@@ -403,9 +405,15 @@ export async function run(): Promise<string> {
       ...await storeFromFiles("harbour_home_store.json", "homewares_judging_questions.json"),
     },
     {
+      // Issue 42's seventh judging set; it judged the service-fee change, so it tunes now.
       name: "electronics shop (issue 42, seventh judging)",
-      role: "judging",
+      role: "tuning",
       ...await storeFromFiles("circuit_corner_store.json", "electronics_judging_questions.json"),
+    },
+    {
+      name: "kids' shop (issue 42, eighth judging)",
+      role: "judging",
+      ...await storeFromFiles("maple_sprout_store.json", "kids_judging_questions.json"),
     },
   ];
   // BENCH_RULE_SETS=tuning while tuning: the judging set is run once per change judged.

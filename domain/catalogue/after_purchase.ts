@@ -40,7 +40,10 @@ const ALWAYS: RegExp[] = [
       ")\\b",
   ),
   // The visitor's order and what goes with it.
-  /\b(?:my|our)\s+(?:\w+\s+)?(?:orders?|parcels?|package|delivery|refund|payment|purchase|invoice|receipt|account|subscription|money|tracking|code|voucher|coupon|card|password|login|basket|cart)\b/,
+  /\b(?:my|our)\s+(?:\w+\s+)?(?:orders?|parcels?|package|delivery|refund|payment|purchase|invoice|receipt|account|subscription|money|tracking|code|voucher|coupon|password|login|basket|cart)\b/,
+  // A card of money, not a memory card: "my £25 gift card", "my card was declined" ("a card
+  // reader for my sd card" is a shopper's).
+  /\b(?:my|our)\s+(?:\S+\s+){0,2}(?:gift|credit|debit|bank|loyalty|rewards?|store)\s+cards?\b|\b(?:my|our)\s+card\b/,
   // A delivery that did not come, or came in a state.
   /\b(?:hasn't|has not|haven't|have not|hadn't|never|didn't|did not|not yet|yet to)\s+(?:\w+\s+)?(?:arrived?|come|came|turned up|shown up|been delivered|delivered|received|come through|gone through)\b/,
   /(?<!\b(?:have|has|had)\b[^.?!]*)\barrived\b/,
@@ -80,8 +83,13 @@ const UNLESS_BUYING: RegExp[] = [
   // Sent something else: "… but got a white one", "but you sent the wrong".
   /\bbut\s+(?:i\s+|we\s+)?(?:got|received|was\s+sent|were\s+sent|you\s+sent|it\s+came)\b/,
   /\b(?:i've|i have|we've|we have)\s+(?:already\s+|only\s+|just\s+)?(?:used|worn|opened|washed|tried)\b/,
-  /\b(?:the|that|this|these|those)\s+(?:[\w-]+\s+){1,4}(?:i|we)\s+got\b/,
+  /\b(?:the|that|this|these|those)\s+(?:[\w-]+\s+){1,6}(?:i|we)\s+got\b/,
+  /\b(?:got|bought|ordered)\s+(?:it\s+|them\s+|one\s+)?(?:off|from)\s+you\b/,
+  // Had for a while: "had them 3 months", "had it for two weeks".
+  /\bhad\s+(?:it|them|this|these|mine|ours?)\s+(?:for\s+)?(?:about\s+|only\s+|just\s+)?(?:a|an|one|two|three|four|five|six|\d+)\s+(?:days?|weeks?|months?|years?)\b/,
   // A fault in something the visitor has.
+  /\bstopped\s+(?:\w+ing|holding\s+(?:a\s+)?charge)\b/,
+  /\b(?:app|it|they|them|phone|laptop|tablet|computer|wifi|bluetooth)\s+(?:can't|cannot|won't|doesn't|didn't)\s+(?:find|see|detect|recogni[sz]e|pair|connect)\b/,
   /\b(?:broke|broken|cracked|damaged|faulty|defective|leaking|stopped\s+working|came\s+apart|fell\s+apart|falling\s+apart|dried\s+out|dead\s+on\s+arrival|jammed|jamming|missing\s+(?:parts?|pieces?))\b/,
   /\b(?:doesn't|does not|isn't|is not|won't|will not|wouldn't|didn't|did not)\s+(?:work|charge|turn\s+on|switch\s+on|start|connect|working|charging)\b/,
   /\bjams\s+(?:every|each|when|whenever|all|constantly|up)\b/,
@@ -92,9 +100,32 @@ const UNLESS_BUYING: RegExp[] = [
 const BUYING =
   /\b(?:do|does)\s+you\s+(?:sell|have|stock|carry|make|do)\b|\b(?:recommend|suggest|buy|looking\s+for|shopping\s+for|a\s+new|new\s+one|another\s+one|spares?|refills?|upgrade|any\s+ideas)\b/;
 
+/** Contractions typed without their apostrophe, as chats often do ("wont charge", "didnt arrive"). */
+const CONTRACTED: Record<string, string> = Object.fromEntries(
+  [
+    "won't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "isn't",
+    "wasn't",
+    "weren't",
+    "can't",
+    "couldn't",
+    "wouldn't",
+    "hasn't",
+    "haven't",
+    "hadn't",
+    "i've",
+    "we've",
+  ].map((w) => [w.replace("'", ""), w]),
+);
+const CONTRACTED_BARE = new RegExp(`\\b(?:${Object.keys(CONTRACTED).join("|")})\\b`, "g");
+
 /** Whether `question` reads as support for something already bought (see the module's comment). */
 export function afterPurchase(question: string): boolean {
-  const text = question.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'");
+  const text = question.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(CONTRACTED_BARE, (w) => CONTRACTED[w]!);
   if (ALWAYS.some((re) => re.test(text))) return true;
   return UNLESS_BUYING.some((re) => re.test(text)) && !BUYING.test(text);
 }

@@ -166,6 +166,11 @@ Deno.test("product search reads a shopper", serverTestOptions, async (t) => {
         // The price of a service, not of a product.
         "How much does a service cost for my commuter bike?",
         "how much is it to fix the gears on a folding bike",
+        // Contractions typed bare, a fault said as what stopped, a card of money, time owned.
+        "the light on my commuter helmet wont turn on",
+        "the rear light on the commuter helmet stopped flashing after 2 weeks",
+        "is my €50 gift card still valid for the winter gloves",
+        "left winter glove is coming apart at the seam, had them 3 months",
       ]
     ) {
       assertEquals(await shown(q), [], q);
