@@ -9,9 +9,11 @@
  * zone's rules run once per quarter). The whole workspace or one bot: from
  * `report_message_quarters` (migration 0280, rolled up by a job below a
  * watermark) plus the messages above the watermark, in one snapshot, so the
- * figures are exact whatever the job has done. An agent or a tag is not part
- * of the rollup's key (a conversation is reassigned, carries several tags):
- * those reports count their conversations' messages directly.
+ * figures are exact whatever the job has done. A report by an agent or by a
+ * tag reads the same rollup per assignee and per tag (migration 0300, whose
+ * triggers move a conversation's rolled-up messages when it is reassigned,
+ * tagged or untagged); one by an agent and a tag at once counts its
+ * conversations' messages directly.
  */
 import type { Executor, Sql } from "./client.ts";
 import { conversationsInScope, quarterAligned, type ReportScope } from "./report_scope.ts";
@@ -40,16 +42,31 @@ function messageCounts(sql: Executor, s: ReportScope, aboveId: number, bin: bool
      GROUP BY 1, 2, 3`;
 }
 
-/** The rolled-up rows of the period (ids up to the watermark), and the messages above it. */
-function rolledUpAndTail(sql: Executor, s: ReportScope, watermark: number) {
+/**
+ * The rolled-up rows of the period (ids up to the watermark): the bot rollup
+ * for the whole workspace or one bot, the assignee's or the tag's rows
+ * (migration 0300) for a report by an agent or a tag.
+ */
+function rolledUp(sql: Executor, s: ReportScope) {
   const bot = s.chatbotId === undefined ? sql`` : sql`AND q.chatbot_id = ${s.chatbotId}`;
+  const period = sql`q.quarter >= ${s.since} AND q.quarter < ${s.until}`;
+  const columns =
+    sql`q.quarter, q.chatbot_id::int AS bot, q.role, q.n, q.tokens, q.cost_micro_cents`;
+  if (s.assigneeId === undefined && s.tagId === undefined) {
+    return sql`
+      SELECT ${columns} FROM report_message_quarters q
+       WHERE q.workspace_id = ${s.workspaceId} AND q.n <> 0 ${bot} AND ${period}`;
+  }
+  const [scope, id] = s.assigneeId !== undefined ? ["agent", s.assigneeId] : ["tag", s.tagId!];
   return sql`
-    SELECT q.quarter, q.chatbot_id::int AS bot, q.role, q.n, q.tokens, q.cost_micro_cents
-      FROM report_message_quarters q
-     WHERE q.workspace_id = ${s.workspaceId} AND q.n <> 0 ${bot}
-       AND q.quarter >= ${s.since} AND q.quarter < ${s.until}
-    UNION ALL
-    ${messageCounts(sql, s, watermark, true)}`;
+    SELECT ${columns} FROM report_scope_quarters q
+     WHERE q.workspace_id = ${s.workspaceId} AND q.scope = ${scope} AND q.scope_id = ${id}
+       AND q.n <> 0 ${bot} AND ${period}`;
+}
+
+/** The rolled-up rows of the period, and the messages above the watermark. */
+function rolledUpAndTail(sql: Executor, s: ReportScope, watermark: number) {
+  return sql`${rolledUp(sql, s)} UNION ALL ${messageCounts(sql, s, watermark, true)}`;
 }
 
 function byLocalHour(sql: Executor, quarters: ReturnType<typeof messageCounts>, tz: string) {
@@ -67,7 +84,8 @@ export async function hourlyMessages(
   timeZone: string,
 ): Promise<HourlyMessages[]> {
   const aligned = quarterAligned(s);
-  if (s.assigneeId !== undefined || s.tagId !== undefined || !aligned) {
+  // The rollup has no row for an agent and a tag at once: that report counts its messages.
+  if ((s.assigneeId !== undefined && s.tagId !== undefined) || !aligned) {
     return await byLocalHour(sql, messageCounts(sql, s, 0, aligned), timeZone);
   }
   // One snapshot for the watermark, the rolled-up rows and the tail: a round of the job (or a

@@ -88,8 +88,8 @@ async function finalUpTo(tx: Tx, st: RollupState, alone: boolean, last: number):
 
 /**
  * One round: under the state row's lock, roll up the final messages with
- * ids in (watermark, watermark + maxIds] (their counts) and move the
- * watermark past them.
+ * ids in (watermark, watermark + maxIds] (their counts, per bot and per
+ * assignee and tag) and move the watermark past them.
  */
 export async function rollUpRound(sql: Sql, maxIds: number, alone: boolean): Promise<RoundOutcome> {
   return await sql.begin(async (tx) => {
@@ -111,6 +111,24 @@ export async function rollUpRound(sql: Sql, maxIds: number, alone: boolean): Pro
          WHERE m.id > ${from} AND m.id <= ${to}
          GROUP BY 1, 2, 3, 4
         ON CONFLICT (workspace_id, quarter, chatbot_id, role) DO UPDATE
+          SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
+              cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents`;
+      // The same messages under their conversation's assignee and each of its tags (migration
+      // 0300), read in this round's snapshot; a reassignment or a tag since is the triggers'.
+      await tx`
+        INSERT INTO report_scope_quarters AS q
+          (workspace_id, scope, scope_id, quarter, chatbot_id, role, n, tokens, cost_micro_cents)
+        SELECT m.workspace_id, k.scope, k.scope_id, report_quarter(m.created_at), c.chatbot_id,
+               m.role, count(*), sum(m.tokens_in + m.tokens_out), sum(m.cost_micro_cents)
+          FROM messages m JOIN conversations c ON c.id = m.conversation_id
+          JOIN LATERAL (SELECT 'agent' AS scope, c.assigned_user_id AS scope_id
+                         WHERE c.assigned_user_id IS NOT NULL
+                        UNION ALL
+                        SELECT 'tag', ct.tag_id FROM conversation_tags ct
+                         WHERE ct.conversation_id = c.id) k ON true
+         WHERE m.id > ${from} AND m.id <= ${to}
+         GROUP BY 1, 2, 3, 4, 5, 6
+        ON CONFLICT (workspace_id, scope, scope_id, quarter, chatbot_id, role) DO UPDATE
           SET n = q.n + EXCLUDED.n, tokens = q.tokens + EXCLUDED.tokens,
               cost_micro_cents = q.cost_micro_cents + EXCLUDED.cost_micro_cents`;
     }

@@ -11,6 +11,7 @@ import { serverTestOptions, startTestServer } from "../helpers/test_server.ts";
 import { http } from "../helpers/http.ts";
 import { startFakeAi } from "../helpers/fake_ai.ts";
 import { D, dashboardSeed } from "../dashboard/dashboard_seed.ts";
+import { T } from "../helpers/fixtures.ts";
 import { postStream } from "../widget/widget_client.ts";
 import { rollUpMessages } from "../../domain/reports/roll_up_messages.ts";
 import { buildHistory } from "./report_history.ts";
@@ -20,7 +21,7 @@ const s = await startTestServer({
   seed: dashboardSeed(),
   env: { TRUSTED_PROXIES: "127.0.0.1", AI_BASE_URL: fake.baseUrl, REPORT_ROLLUP_SECONDS: "0" },
 });
-await buildHistory(s);
+const history = await buildHistory(s);
 const NY = "from=2026-01-31&to=2026-02-01&time_zone=America/New_York";
 const SINCE = "2026-01-31T05:00:00Z";
 const UNTIL = "2026-02-02T05:00:00Z";
@@ -41,19 +42,29 @@ const csv = async (table: string) => {
 const snapshot = async () => {
   const r = await report(NY);
   const utc = await report("from=2026-01-31&to=2026-02-01");
-  return { ny: r, utc, bots: await csv("bots") };
+  return { ny: r, utc, bots: await csv("bots"), ...await scoped() };
 };
+/** The same report by each agent and each tag (their rollup rows, migration 0300). */
+const scoped = async () => ({
+  amy: await report(`${NY}&agent=${history.amy}`),
+  abe: await report(`${NY}&agent=${history.abe}`),
+  billing: await report(`${NY}&tag=${history.billing}`),
+  urgent: await report(`${NY}&tag=${history.urgent}`),
+});
 const sql = s.deps.sql;
 const workspace = async () =>
   (await sql<{ id: number }[]>`SELECT id::int FROM workspaces WHERE slug = 'acme'`)[0]!.id;
 
-/** The period's messages by role, counted from the rows themselves. */
-const freshCounts = async () => {
+/** The period's messages by role, counted from the rows themselves (of one agent's or tag's). */
+const freshCounts = async (scope?: { agent?: number; tag?: number }) => {
+  const agent = scope?.agent === undefined ? sql`` : sql`AND c.assigned_user_id = ${scope.agent}`;
+  const tag = scope?.tag === undefined ? sql`` : sql`AND EXISTS (SELECT 1 FROM conversation_tags ct
+    WHERE ct.conversation_id = c.id AND ct.tag_id = ${scope.tag})`;
   const rows = await sql<{ role: string; n: number }[]>`
-    SELECT role, count(*)::int AS n FROM messages
-     WHERE workspace_id = ${await workspace()}
-       AND created_at >= ${SINCE}::timestamptz AND created_at < ${UNTIL}::timestamptz
-     GROUP BY role`;
+    SELECT m.role, count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
+     WHERE m.workspace_id = ${await workspace()} ${agent} ${tag}
+       AND m.created_at >= ${SINCE}::timestamptz AND m.created_at < ${UNTIL}::timestamptz
+     GROUP BY m.role`;
   const of = (role: string) => rows.find((r) => r.role === role)?.n ?? 0;
   return [of("visitor"), of("assistant"), of("agent")];
 };
@@ -121,6 +132,63 @@ Deno.test("report counts stay exact with the rollup", serverTestOptions, async (
     });
 
     await t.step(
+      "reassigned, tagged and untagged after the rollup: each agent's and tag's report follows",
+      async () => {
+        const rolled = await scoped();
+        // B (Amy's, tagged billing; all its messages rolled up) goes to Abe and is tagged urgent;
+        // C (Abe's, tagged urgent) loses its tag.
+        const [b] = await sql<{ public_id: string }[]>`
+          SELECT public_id::text FROM conversations WHERE visitor_id = 'v_b'`;
+        const [c] = await sql<{ public_id: string }[]>`
+          SELECT public_id::text FROM conversations WHERE visitor_id = 'v_c'`;
+        const abe = (method: string, path: string, body?: unknown) =>
+          http(s.url, method, path, {
+            token: T.acme.administrator.agent,
+            ...(body ? { body } : {}),
+          });
+        for (
+          const res of [
+            await abe("POST", `/api/agent/conversations/${b!.public_id}/assign`, {
+              user_id: history.abe,
+            }),
+            await abe("POST", `/api/agent/conversations/${b!.public_id}/tags`, {
+              tag_id: history.urgent,
+            }),
+            await abe(
+              "DELETE",
+              `/api/agent/conversations/${c!.public_id}/tags/${history.urgent}`,
+            ),
+          ]
+        ) assertEquals(res.status, 200, JSON.stringify(res.body));
+        const moved = await scoped();
+        for (
+          const [name, scope] of [
+            ["amy", { agent: history.amy }],
+            ["abe", { agent: history.abe }],
+            ["billing", { tag: history.billing }],
+            ["urgent", { tag: history.urgent }],
+          ] as const
+        ) {
+          assertEquals(figures(moved[name]), await freshCounts(scope), name);
+        }
+        // B's visitor message, AI reply and Amy's reply left Amy for Abe.
+        assertEquals(figures(rolled.amy), [1, 1, 1]);
+        assertEquals(figures(moved.amy), [0, 0, 0]);
+        assertEquals(figures(moved.abe), [
+          figures(rolled.abe)[0]! + 1,
+          figures(rolled.abe)[1]! + 1,
+          2,
+        ]);
+        assertEquals(figures(moved.billing), figures(rolled.billing));
+        // C is no longer urgent (31 January, out of the New York period's second day), B is.
+        assertEquals(moved.urgent.series.visitor_messages, [0, 1]);
+        // The same after the job has rolled everything up again, and a fresh report agrees.
+        await rollUp();
+        assertEquals(await scoped(), moved);
+      },
+    );
+
+    await t.step(
       "messages above the watermark count at once, and the same after the job",
       async () => {
         // G: 1 February 21:00 UTC (16:00 in New York): a visitor message and an AI reply.
@@ -166,6 +234,10 @@ Deno.test("report counts stay exact with the rollup", serverTestOptions, async (
       assertEquals(figures(final), await freshCounts());
       await rollUp();
       assertEquals(await report(NY), final);
+      // Each agent's and tag's report lost the erased conversations' messages too.
+      const scopedAfter = await scoped();
+      assertEquals(figures(scopedAfter.abe), await freshCounts({ agent: history.abe }));
+      assertEquals(figures(scopedAfter.urgent), await freshCounts({ tag: history.urgent }));
       // Against a report whose counts all come from the rows: the same numbers.
       assertEquals(
         (await state()).rolled,
